@@ -1,0 +1,5 @@
+import sys
+
+from tw_fin_eval.cli import main
+
+sys.exit(main())

@@ -1,0 +1,73 @@
+"""`tw-fin-eval` / `python -m tw_fin_eval`: one registry of subcommands, each a module with
+`configure(parser)` and `main(args) -> int`. Modules are imported only when their command runs, so a
+heavy dependency of one command (datasets, opencc) never slows or breaks another."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from dataclasses import dataclass
+
+from tw_fin_eval.errors import InputError
+
+
+@dataclass(frozen=True)
+class Command:
+    module: str
+    help: str
+
+
+COMMANDS: dict[str, Command] = {
+    "build": Command("tw_fin_eval.build", "build data/*.jsonl from the English sources and the zh-TW overlays"),
+    "check-zh": Command("tw_fin_eval.zhcheck.cli", "rule-check overlays, data/*.jsonl, runs files or plain text"),
+    "translation-todo": Command("tw_fin_eval.todo", "print the English text an overlay batch must translate"),
+    "run": Command("tw_fin_eval.runner.cli", "ask an OpenAI-compatible server every question (resumable)"),
+    "score": Command("tw_fin_eval.scoring.cli", "score a runs file: per-item results, summary CSV, Markdown report"),
+    "selfcheck": Command("tw_fin_eval.scoring.selfcheck", "score gold answers as predictions (offline sanity check)"),
+    "release": Command("tw_fin_eval.release.cli", "write hf_release/ (parquet + generated dataset card)"),
+    "push": Command("tw_fin_eval.release.push", "upload hf_release/ to the Hugging Face Hub (private by default)"),
+    "review-sample": Command("tw_fin_eval.release.review_sample", "write the stratified human review sheet (CSV)"),
+    "convert-finllm450": Command("tw_fin_eval.finllm450", "convert the FinLLM 450 Excel workbook to data/finllm450.jsonl"),
+}
+
+
+def _top_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tw-fin-eval",
+        description="tw_fin_eval_basic: Taiwan financial LLM evaluation set (build, check, run, score, release)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, cmd in COMMANDS.items():
+        sub.add_parser(name, help=cmd.help, add_help=False)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in {"-h", "--help"} or argv[0] not in COMMANDS:
+        parser = _top_parser()
+        if argv and argv[0] not in {"-h", "--help"}:
+            parser.print_usage(sys.stderr)
+            print(f"tw-fin-eval: unknown command {argv[0]!r}", file=sys.stderr)
+            return 2
+        parser.print_help()
+        return 0
+    name, rest = argv[0], argv[1:]
+    cmd = COMMANDS[name]
+    module = importlib.import_module(cmd.module)
+    parser = argparse.ArgumentParser(prog=f"tw-fin-eval {name}", description=cmd.help)
+    module.configure(parser)
+    args = parser.parse_args(rest)
+    try:
+        return int(module.main(args) or 0)
+    except InputError as exc:
+        print(f"tw-fin-eval {name}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"tw-fin-eval {name}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

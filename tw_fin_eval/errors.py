@@ -1,0 +1,26 @@
+"""One exception type for bad input: it carries where (file, line, id, field) so every message names it."""
+
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """Bad input the user can fix. The CLI prints it and exits with status 2."""
+
+    def __init__(self, message: str, *, path: object = None, line: int | None = None,
+                 item_id: str | None = None, field: str | None = None) -> None:
+        self.message = message
+        self.path = None if path is None else str(path)
+        self.line = line
+        self.item_id = item_id
+        self.field = field
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = []
+        if self.path:
+            where.append(self.path + (f":{self.line}" if self.line is not None else ""))
+        if self.item_id:
+            where.append(f"id={self.item_id}")
+        if self.field:
+            where.append(f"field={self.field}")
+        return (" ".join(where) + ": " if where else "") + self.message
