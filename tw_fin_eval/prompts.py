@@ -1,0 +1,90 @@
+"""The ready-built zh-TW prompts (`messages`) of every record. Standard library only: the FinChain
+generator and the runner import it. Every prompt asks for a last line 「答案：…」 because the scorer's
+strict extraction reads the value after the last 「答案：」."""
+
+from __future__ import annotations
+
+SYSTEM_NUMERIC = (
+    "你是一位嚴謹的台灣財務分析師。請根據題目提供的表格與資料逐步推理並計算，"
+    "使用繁體中文作答。最後一行務必以「答案：<數值>」的格式寫出最終答案，"
+    "數值只寫阿拉伯數字（可含小數點、負號或 %），不要加上其他文字。"
+)
+SYSTEM_YES_NO_HINT = "若題目是是非題，最後一行寫「答案：是」或「答案：否」。"
+SYSTEM_CATEGORICAL = (
+    "你是一位嚴謹的台灣金融專業人員。請逐步說明推理與計算過程，使用繁體中文作答。"
+    "最後一行務必以「答案：<結論>」的格式寫出最終結論。"
+)
+SYSTEM_COT_NUMERIC = (
+    "你是一位嚴謹的台灣金融專業人員。請以「步驟 1：」「步驟 2：」……的方式逐步列出計算過程，"
+    "使用繁體中文作答。最後一行務必以「答案：<數值>」的格式寫出最終答案，數值只寫阿拉伯數字（可含小數點、負號或 %）。"
+)
+SYSTEM_OPEN = (
+    "你是一位專業的金融分析師。請使用繁體中文，完整且精確地回答問題，列出關鍵數字、日期與依據。"
+    "回答最後以「答案：」開頭的一段文字總結你的結論。"
+)
+
+
+def render_table(table: list[list[str]] | None) -> str:
+    """A Markdown table; the first row is the header. Pipes inside cells are escaped."""
+    if not table:
+        return ""
+    width = max(len(row) for row in table)
+
+    def line(row: list[str]) -> str:
+        cells = [str(c).replace("|", "\\|").replace("\n", " ") for c in row] + [""] * (width - len(row))
+        return "| " + " | ".join(cells) + " |"
+
+    out = [line(table[0]), "| " + " | ".join(["---"] * width) + " |"]
+    out.extend(line(row) for row in table[1:])
+    return "\n".join(out)
+
+
+def context_block(table: list[list[str]] | None, evidence: list[str]) -> str:
+    parts = []
+    if table:
+        parts.append("表格：\n" + render_table(table))
+    if evidence:
+        parts.append("相關資料：\n" + "\n".join(f"- {e}" for e in evidence))
+    return "\n\n".join(parts)
+
+
+def numeric_messages(question: str, table: list[list[str]] | None, evidence: list[str],
+                     *, yes_no: bool = False) -> list[dict[str, str]]:
+    system = SYSTEM_NUMERIC + (SYSTEM_YES_NO_HINT if yes_no else "")
+    user = context_block(table, evidence) + f"\n\n問題：{question}"
+    return [{"role": "system", "content": system}, {"role": "user", "content": user.strip()}]
+
+
+def conversation_parts(table: list[list[str]] | None, evidence: list[str]) -> tuple[str, str]:
+    """(system, first_user_prefix) for a ConvFinQA record; the runner appends each turn's question."""
+    system = SYSTEM_NUMERIC + SYSTEM_YES_NO_HINT + "這是一段多輪對話，後面的問題可能承接前面的問題。"
+    prefix = context_block(table, evidence) + "\n\n問題："
+    return system, prefix
+
+
+def conversation_messages(system: str, first_user_prefix: str, questions: list[str],
+                          history_answers: list[str]) -> list[dict[str, str]]:
+    """The prompt for turn k = len(questions) - 1, with the assistant turns holding `history_answers`
+    (the gold answers in the paper setting, or the model's own)."""
+    if len(history_answers) != len(questions) - 1:
+        raise ValueError("need exactly one history answer per earlier turn")
+    msgs = [{"role": "system", "content": system},
+            {"role": "user", "content": first_user_prefix + questions[0]}]
+    for answer, question in zip(history_answers, questions[1:]):
+        msgs.append({"role": "assistant", "content": answer})
+        msgs.append({"role": "user", "content": question})
+    return msgs
+
+
+def gold_history_answer(answer: str) -> str:
+    """How a gold answer stands in the history of a ConvFinQA conversation."""
+    return f"答案：{answer}"
+
+
+def finchain_messages(question: str, answer_type: str) -> list[dict[str, str]]:
+    system = SYSTEM_COT_NUMERIC if answer_type == "numeric" else SYSTEM_CATEGORICAL
+    return [{"role": "system", "content": system}, {"role": "user", "content": question}]
+
+
+def open_messages(question: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": SYSTEM_OPEN}, {"role": "user", "content": question}]
