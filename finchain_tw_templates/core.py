@@ -25,6 +25,12 @@ class Problem:
     answer_type: str  # "numeric" or "categorical"
     answer_value: float | None = None
     answer_text: str | None = None
+    # The record's `answer` display string (「14.12%」, 「NT$1,234.56」, 「高」). None: the generator
+    # formats answer_value / uses answer_text.
+    answer_display: str | None = None
+    # The template's inputs by name, so tests can recompute the answer with an independent oracle.
+    # Kept out of the released record (the question text holds the same numbers).
+    params: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         if self.answer_type == "numeric":
