@@ -222,7 +222,9 @@ class Chain:
 
     c = Chain()
     gp = c.add("毛利", revenue - cogs, f"營業收入 − 營業成本 = {ntd(revenue)} − {ntd(cogs)}", ntd)
-    return c.numeric(question, gp, ntd(gp))
+    return c.numeric(question, gp, ntd(gp), params={"revenue": revenue, "cogs": cogs})
+
+    renders 「步驟 1：毛利 = 營業收入 − 營業成本 = NT$5,000 − NT$3,000 = NT$2,000」.
 
     `add` returns the exact value so the computation reads top to bottom; the description shows the
     formula with the inputs, `show` formats the value in the solution line (default fmt_value)."""
@@ -237,7 +239,7 @@ class Chain:
             raise ValueError(f"step {label!r} is not finite: {value}")
         self.steps.append(Step(label, value))
         text = show(value) if show is not None else fmt_value(value)
-        self.lines.append((f"{label}：{desc}" if desc else label, text))
+        self.lines.append((f"{label} = {desc}" if desc else label, text))
         return value
 
     def note(self, desc: str, conclusion: str) -> None:
@@ -268,6 +270,12 @@ class Chain:
             answer_display=answer,
             params=dict(params or {}),
         )
+
+
+# Standard answer instructions appended to questions.
+ASK_MONEY = "（請以新臺幣元表示，四捨五入至小數點後第 2 位）"
+ASK_PCT = "（請以百分比表示，四捨五入至小數點後第 2 位）"
+ASK_NUM = "（四捨五入至小數點後第 2 位）"
 
 
 def join_items(items: Sequence[str]) -> str:
