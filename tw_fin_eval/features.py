@@ -1,0 +1,91 @@
+"""Typed `datasets.Features` for every config, declared once: the builder script, the hf_release writer
+and the tests all use these. Without declared features Arrow infers types and drifts silently
+(all-null columns lose their type, float columns become int64)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import datasets
+from datasets import List, Value
+
+STR = Value("string")
+F64 = Value("float64")
+
+SOURCE = {"name": STR, "paper": STR, "orig_id": STR, "url": STR, "license": STR}
+TABLE = List(List(STR))
+CONTEXT = {"table": TABLE, "evidence": List(STR), "setting": STR}
+MESSAGES = List({"role": STR, "content": STR})
+META = {"translation": STR, "review_status": STR, "version": STR}
+EN_EVIDENCE = List({"key": STR, "text": STR})
+RUBRIC = List({"operator": STR, "criteria": STR})
+
+COMMON: dict[str, Any] = {
+    "id": STR,
+    "dataset": STR,
+    "source": SOURCE,
+    "category": STR,
+    "subcategory": STR,
+    "task_type": STR,
+    "difficulty": STR,
+    "lang": STR,
+    "question": STR,
+    "context": CONTEXT,
+    "answer": STR,
+    "answer_value": F64,
+    "answer_text": STR,
+    "program": STR,
+    "messages": MESSAGES,
+    "meta": META,
+}
+
+CONFIG_FEATURES: dict[str, dict[str, Any]] = {
+    "finqa": {
+        **COMMON,
+        "original_en": {"question": STR, "table": TABLE, "evidence": EN_EVIDENCE},
+    },
+    "convfinqa": {
+        **COMMON,
+        "turns": List({"question": STR, "answer": STR, "answer_value": F64, "answer_text": STR,
+                       "program": STR, "question_en": STR}),
+        "system": STR,
+        "first_user_prefix": STR,
+        "original_en": {"questions": List(STR), "table": TABLE, "evidence": EN_EVIDENCE},
+    },
+    "finchain": {
+        **COMMON,
+        "solution": STR,
+        "steps": List({"label": STR, "value": F64}),
+        "answer_type": STR,
+        "template_id": STR,
+        "seed": Value("int64"),
+    },
+    "financeagent": {
+        **COMMON,
+        "rubric": RUBRIC,
+        "requires_tools": Value("bool"),
+        "original_en": {"question": STR, "answer": STR, "rubric": RUBRIC, "question_type": STR},
+    },
+}
+
+
+def features_for(config: str) -> datasets.Features:
+    try:
+        return datasets.Features(CONFIG_FEATURES[config])
+    except KeyError:
+        raise KeyError(f"unknown config {config!r}; known: {', '.join(CONFIG_FEATURES)}") from None
+
+
+def project(value: Any, feature: Any) -> Any:
+    """Shape one record to its declared features: keep declared keys (missing → None), drop the rest."""
+    if value is None:
+        return None
+    if isinstance(feature, dict):
+        return {k: project(value.get(k) if isinstance(value, dict) else None, f) for k, f in feature.items()}
+    if isinstance(feature, datasets.Features):
+        return {k: project(value.get(k), f) for k, f in feature.items()}
+    if isinstance(feature, List):
+        return [project(v, feature.feature) for v in value]
+    if isinstance(feature, Value) and feature.dtype == "float64" and isinstance(value, int | float):
+        return float(value)
+    return value
