@@ -1,0 +1,182 @@
+"""Matching an extracted answer against the gold answer — the one place for every matching rule.
+
+Numeric tolerance
+    A prediction p matches gold g when ``|p - g| <= abs_tol`` or ``|p - g| <= rel_tol * |g|``
+    (defaults rel_tol = 0.01, abs_tol = 0.005; both configurable through ``Tolerance``).
+
+Readings of a predicted number (see ``numbers.py``)
+    *value* = the numeral with its unit applied (「1.2億」 → 120,000,000; 「14.1%」 → 0.141; 「25 bps」 →
+    0.0025, or 25 when the question asks for basis points); *bare* = the numeral as written (1.2, 14.1, 25).
+
+Rules, tried in this order; the first that fires decides and is recorded as ``path``:
+1. ``value``: value ≈ g.
+2. ``percent`` (percent questions only): bare ≈ f or bare ≈ 100·f, whether or not a % is written.
+   f is the gold as a fraction: f = g, except when the gold answer string ends with "%" and its numeral
+   equals g (the gold value is already in percentage points, e.g. answer "16.93%", value 16.938) —
+   then f = g / 100. So for gold 0.141 the answers 0.141, 14.1, 14.1% and 14% all match; for gold
+   value 16.938 with answer "16.93%" the answers 16.94%, 16.94 and 0.1694 match.
+   A question is a percent question when the gold answer string ends with "%", or the question
+   (zh-TW, and the English original when given) asks for one: 百分比, 百分率, 百分點, 比率, 比例, 比重,
+   佔比, 成長率, 增長率, 增加率, 減少率, 下降率, 變動率, 變化率, 報酬率, 收益率, 殖利率, 利潤率, 毛利率,
+   淨利率, 利率, 稅率, %, ％, "percent", "percentage", "growth rate", "rate of return".
+   Known leniency, chosen on purpose: because a % sign is not used to rescale in percent questions,
+   "0.141%" also matches gold 0.141 — FinQA gold values are sometimes in percentage points without a
+   % in the gold string, and rejecting "16.94%" there would be the worse error.
+3. ``bare_numeral``: the answer carries a unit or % and its bare numeral ≈ g (「94 百萬美元」 for gold 94
+   from a table in millions: the unit restates the table's scale). Accepted, and counted as
+   ``bare_numeral_decided`` in every report so that scale mistakes stay visible.
+Signs always count: -94 never matches 94.
+
+yes/no: gold "yes"/"no" (also 是/否) against the answer's first word (是/否/不是/對/yes/no …).
+Multiple choice: the set of option codes must equal the gold set exactly; a number answer to a letter
+question (or the reverse) is mapped 1↔A … 4↔D and counted as ``cross_format``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from tw_fin_eval.scoring import extract
+from tw_fin_eval.scoring.numbers import Num, normalize, parse_number
+
+PATH_VALUE = "value"
+PATH_PERCENT = "percent"
+PATH_BARE = "bare_numeral"
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    rel: float = 0.01
+    abs: float = 0.005
+
+    def close(self, pred: float, gold: float) -> bool:
+        if not (math.isfinite(pred) and math.isfinite(gold)):
+            return False
+        diff = abs(pred - gold)
+        return diff <= self.abs or diff <= self.rel * abs(gold)
+
+
+DEFAULT_TOLERANCE = Tolerance()
+
+_PERCENT_CUES = re.compile(
+    r"百分比|百分率|百分點|比率|比例|比重|佔比|占比|成長率|增長率|增加率|減少率|下降率|變動率|變化率|"
+    r"報酬率|收益率|殖利率|利潤率|毛利率|淨利率|利率|稅率|%|％|percent|growth rate|rate of return",
+    re.I,
+)
+_BPS_CUES = re.compile(r"基點|bps|basis point", re.I)
+
+
+def is_percent_question(gold_answer: str | None, *questions: str | None) -> bool:
+    if gold_answer is not None and normalize(str(gold_answer)).strip().endswith("%"):
+        return True
+    return any(q and _PERCENT_CUES.search(q) for q in questions)
+
+
+def is_bps_question(*questions: str | None) -> bool:
+    return any(q and _BPS_CUES.search(q) for q in questions)
+
+
+def gold_fraction(gold_value: float, gold_answer: str | None, tol: Tolerance = DEFAULT_TOLERANCE) -> float:
+    """The gold as a fraction in a percent question (see rule 2 in the module docstring)."""
+    if gold_answer is not None and normalize(str(gold_answer)).strip().endswith("%"):
+        n = parse_number(str(gold_answer))
+        if n is not None and tol.close(n.bare, gold_value) and not tol.close(n.value, gold_value):
+            return gold_value / 100.0
+    return gold_value
+
+
+def number_matches(num: Num, gold_value: float, *, percent_question: bool = False, bps_question: bool = False,
+                   gold_answer: str | None = None, tol: Tolerance = DEFAULT_TOLERANCE) -> str | None:
+    """The path by which `num` matches the gold, or None."""
+    value = num.bare if (num.bps and bps_question) else num.value
+    if tol.close(value, gold_value):
+        return PATH_VALUE
+    if percent_question:
+        f = gold_fraction(gold_value, gold_answer, tol)
+        if tol.close(num.bare, f) or tol.close(num.bare, 100.0 * f):
+            return PATH_PERCENT
+    if num.multiplier != 1.0 and tol.close(num.bare, gold_value):
+        return PATH_BARE
+    return None
+
+
+@dataclass(frozen=True)
+class Match:
+    correct: bool
+    mode: str  # extraction mode (strict / boxed / last_number / last_line / none)
+    extracted: str | None
+    path: str | None = None  # which rule decided a numeric match
+
+
+def match_numeric(output: str | None, gold_value: float, *, gold_answer: str | None = None,
+                  questions: Iterable[str | None] = (), tol: Tolerance = DEFAULT_TOLERANCE) -> Match:
+    qs = list(questions)
+    ext = extract.extract_number(output)
+    if ext.num is None:
+        return Match(False, ext.mode, None)
+    path = number_matches(ext.num, gold_value, percent_question=is_percent_question(gold_answer, *qs),
+                          bps_question=is_bps_question(*qs), gold_answer=gold_answer, tol=tol)
+    return Match(path is not None, ext.mode, ext.extracted, path)
+
+
+_YES_WORDS = {"yes", "是", "對", "true", "y", "有"}
+_NO_WORDS = {"no", "否", "不是", "false", "n", "沒有", "無"}
+
+
+def normalize_yes_no(gold: str) -> str | None:
+    g = str(gold).strip().lower()
+    if g in _YES_WORDS:
+        return "yes"
+    if g in _NO_WORDS:
+        return "no"
+    return None
+
+
+def match_yes_no(output: str | None, gold: str) -> Match:
+    want = normalize_yes_no(gold)
+    mode, got = extract.extract_yes_no(output)
+    return Match(got is not None and got == want, mode, got)
+
+
+_LETTERS = "ABCD"
+
+
+def _to_format(code: str, option_format: str | None) -> tuple[str, bool]:
+    """Map a code to the question's option format; the bool says whether it had to be converted."""
+    if option_format == "letter" and code.isdigit() and 1 <= int(code) <= 4:
+        return _LETTERS[int(code) - 1], True
+    if option_format == "number" and code in _LETTERS:
+        return str(_LETTERS.index(code) + 1), True
+    return code, False
+
+
+@dataclass(frozen=True)
+class ChoiceMatch:
+    correct: bool
+    mode: str
+    predicted: list[str]
+    cross_format: bool
+
+
+def match_choice(output: str | None, gold: Iterable[str], option_format: str | None = None) -> ChoiceMatch:
+    """Exact set match of option codes (a multi-answer question needs all of them and nothing else)."""
+    gold_codes = {normalize(str(g)).strip().strip("()（）").upper() for g in gold}
+    if option_format is None:
+        option_format = "number" if all(c.isdigit() for c in gold_codes) else "letter"
+    mode, codes = extract.extract_choice(output)
+    mapped, cross = [], False
+    for c in codes:
+        m, converted = _to_format(c, option_format)
+        cross = cross or converted
+        if m not in mapped:
+            mapped.append(m)
+    return ChoiceMatch(bool(mapped) and set(mapped) == gold_codes, mode, mapped, cross)
+
+
+def gold_value_from_string(text: str) -> float | None:
+    """A gold numeric value from its display string ("94", "14.1%" → 0.141, "1.2億" → 1.2e8)."""
+    n = parse_number(str(text))
+    return None if n is None else n.value

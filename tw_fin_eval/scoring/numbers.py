@@ -1,0 +1,174 @@
+"""Reading numbers out of model answers and gold strings — the one place for number parsing.
+
+Handled: thousands separators (``1,234,567``), full-width digits and signs (``１２３``, ``－``, ``％``),
+``−`` (U+2212) and other dash minus signs, accounting negatives ``(1,234)``, ``%``/``％``/``百分之``/
+``個百分點``, basis points (``bps``, ``基點``), currency marks before or after the numeral (``NT$``,
+``US$``, ``$``, ``新台幣``, ``元``, ``美元``), Chinese multipliers 千/萬/百萬/千萬/億/十億/兆 (``1.2億`` =
+120,000,000, ``3,500萬元`` = 35,000,000, ``1億2,000萬`` = 120,000,000) and English ones (thousand,
+million, billion, trillion, bn).
+
+Every parsed number keeps both readings: ``bare`` (the numeral as written, sign applied) and ``value``
+(multiplier and percent applied). The matcher decides which reading counts; see ``match.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Full-width digits and signs → ASCII. The full-width comma 「，」 is deliberately NOT mapped to "," — in
+# Chinese text it separates clauses, and "94，2015" must not read as a thousands group.
+_FULLWIDTH = {ord("０") + i: ord("0") + i for i in range(10)}
+_FULLWIDTH.update({
+    ord("．"): ".", ord("％"): "%", ord("＄"): "$", ord("（"): "(", ord("）"): ")", ord("－"): "-",
+    ord("＋"): "+", ord("−"): "-", ord("‐"): "-", ord("‑"): "-", ord("﹣"): "-", ord("\u3000"): " ",
+    ord("\xa0"): " ", ord("\u2009"): " ", ord("\u202f"): " ", ord("Ｅ"): "E", ord("ｅ"): "e",
+})
+
+MULTIPLIERS: dict[str, float] = {
+    "千": 1e3, "萬": 1e4, "百萬": 1e6, "千萬": 1e7, "億": 1e8, "十億": 1e9, "兆": 1e12,
+    "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9,
+}
+PERCENT_UNITS = frozenset({"%", "個百分點", "百分點"})
+BPS_UNITS = frozenset({"bps", "bp", "個基點", "基點"})
+# Units that restate a scale a Chinese reader would merge into one number (1億2,000萬).
+_CJK_SCALE = {"兆": 1e12, "億": 1e8, "萬": 1e4, "千": 1e3}
+
+_CURRENCY_BEFORE = r"(?:NT\s?\$|US\s?\$|HK\s?\$|\$|NTD|USD|TWD|新台幣|新臺幣|台幣|臺幣|美金)"
+_CURRENCY_AFTER = r"(?:新台幣元|新臺幣元|美元|港元|台幣|臺幣|元|NTD|USD|TWD|dollars?)"
+_UNIT = (r"(?:%|個百分點|百分點|bps|bp|個基點|基點|兆|十億|千萬|百萬|億|萬|千|"
+         r"trillion|billion|million|thousand|bn)")
+
+_NUM_RE = re.compile(
+    rf"""
+    (?P<lparen>\(\s*)?
+    (?P<sign>[-+])?\s*
+    (?P<pct_prefix>百分之\s*)?
+    (?P<cur>{_CURRENCY_BEFORE})?\s*
+    (?P<sign2>[-+])?\s*
+    (?P<num>(?:\d{{1,3}}(?:,\d{{3}})+(?![\d])|\d+)(?:\.\d+)?|\.\d+)
+    (?P<exp>[eE][-+]?\d{{1,3}}(?![\w]))?
+    (?:[ ]?(?P<unit>{_UNIT})(?![A-Za-z]))?
+    (?:[ ]?(?P<cur2>{_CURRENCY_AFTER})(?![A-Za-z]))?
+    (?P<rparen>\s*\))?
+    """,
+    re.X | re.I,
+)
+_DATE_SUFFIX = re.compile(r"\s*(?:年|月|日|季|週|周)")
+
+
+@dataclass(frozen=True)
+class Num:
+    """One number as written in a text."""
+
+    text: str  # the matched text
+    start: int
+    end: int
+    bare: float  # the numeral with its sign, no unit applied
+    unit: str | None  # normalised unit word ("%", "億", "million", "bps" …) or None
+    multiplier: float  # what the unit multiplies by (1 for none, 0.01 for %, 1e-4 for bps)
+    currency: bool = False
+
+    @property
+    def value(self) -> float:
+        return self.bare * self.multiplier
+
+    @property
+    def percent(self) -> bool:
+        return self.unit in PERCENT_UNITS
+
+    @property
+    def bps(self) -> bool:
+        return self.unit in BPS_UNITS
+
+
+def normalize(text: str) -> str:
+    """Map full-width digits, signs and spaces to ASCII (length-preserving, so offsets still hold)."""
+    return text.translate(_FULLWIDTH)
+
+
+def _unit_info(unit: str | None, pct_prefix: bool) -> tuple[str | None, float]:
+    if pct_prefix:
+        return "%", 0.01
+    if not unit:
+        return None, 1.0
+    u = unit.lower()
+    if u in PERCENT_UNITS or unit in PERCENT_UNITS:
+        return "%", 0.01
+    if u in BPS_UNITS or unit in BPS_UNITS:
+        return "bps", 1e-4
+    return (u if u in MULTIPLIERS else unit), MULTIPLIERS.get(u, MULTIPLIERS.get(unit, 1.0))
+
+
+def find_numbers(text: str) -> list[Num]:
+    """Every number in `text`, left to right. Digits glued to Latin letters (Q3, FY2015, 10-K's 10 is
+    kept) are skipped: they are names, not quantities."""
+    norm = normalize(text)
+    out: list[Num] = []
+    for m in _NUM_RE.finditer(norm):
+        num_start = m.start("num")
+        prev = norm[num_start - 1] if num_start > 0 else ""
+        if prev.isascii() and (prev.isalpha() or prev == "_") and not m.group("cur"):
+            continue
+        raw = m.group("num").replace(",", "")
+        try:
+            bare = float(raw + (m.group("exp") or ""))
+        except ValueError:  # pragma: no cover - the regex only lets numerals through
+            continue
+        negative = (m.group("sign") == "-") ^ (m.group("sign2") == "-")
+        lparen, rparen = m.group("lparen"), m.group("rparen")
+        if lparen and rparen and not negative:
+            negative = True  # accounting negative (1,234)
+        start, end = m.start(), m.end()
+        start += len(m.group(0)) - len(m.group(0).lstrip())
+        if lparen and not rparen:
+            start = m.start("sign") if m.group("sign") else (m.start("pct_prefix") if m.group("pct_prefix")
+                                                             else m.start("cur") if m.group("cur") else num_start)
+        if rparen and not lparen:
+            end = m.start("rparen")
+        # A sign glued to a preceding digit/letter is a range or a hyphen ("2015-2016"), not a minus.
+        sign_pos = m.start("sign") if m.group("sign") else None
+        if sign_pos is not None and sign_pos > 0 and (norm[sign_pos - 1].isalnum() and norm[sign_pos - 1].isascii()):
+            negative = (m.group("sign2") == "-")
+        if negative:
+            bare = -bare
+        unit, mult = _unit_info(m.group("unit"), bool(m.group("pct_prefix")))
+        out.append(Num(text=text[start:end], start=start, end=end, bare=bare, unit=unit, multiplier=mult,
+                       currency=bool(m.group("cur") or m.group("cur2"))))
+    return _merge_compound(out, norm)
+
+
+def _merge_compound(nums: list[Num], norm: str) -> list[Num]:
+    """Merge 「1億2,000萬」 (a larger Chinese scale directly followed by a smaller one) into one number."""
+    merged: list[Num] = []
+    for n in nums:
+        if merged:
+            prev = merged[-1]
+            gap = norm[prev.end:n.start]
+            if (prev.unit in _CJK_SCALE and n.unit in _CJK_SCALE and _CJK_SCALE[n.unit] < _CJK_SCALE[prev.unit]
+                    and gap.strip() == "" and prev.bare >= 0 and n.bare >= 0):
+                total = prev.value + n.value
+                merged[-1] = Num(text=prev.text + gap + n.text, start=prev.start, end=n.end,
+                                 bare=total / prev.multiplier, unit=prev.unit, multiplier=prev.multiplier,
+                                 currency=prev.currency or n.currency)
+                continue
+        merged.append(n)
+    return merged
+
+
+def first_answer_number(text: str) -> Num | None:
+    """The number an answer line states: the first one, skipping leading date parts (「2015 年為 94」)
+    when a later number exists."""
+    nums = find_numbers(text)
+    if not nums:
+        return None
+    norm = normalize(text)
+    for n in nums:
+        if not _DATE_SUFFIX.match(norm, n.end) or n.unit:
+            return n
+    return nums[0]
+
+
+def parse_number(text: str) -> Num | None:
+    """The single number a gold string or short answer holds ("94", "14.1%", "1.2億", "(1,234)")."""
+    return first_answer_number(text)
