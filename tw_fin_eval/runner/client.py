@@ -324,7 +324,7 @@ class ChatClient:
         except _Failure:
             self._drop_connection()
             raise
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             self._drop_connection()
             raise _Failure(TIMEOUT, f"no response within {self.timeout:g} s") from None
         except (http.client.HTTPException, OSError) as exc:

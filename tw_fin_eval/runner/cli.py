@@ -1,0 +1,84 @@
+"""`tw-fin-eval run` and `python tools/run.py`: ask an OpenAI-compatible server every question.
+
+Standard library only. Re-running the same command resumes: finished (id, turn) keys are skipped,
+failed ones are asked again. The API key is read from the environment only (never a command-line
+argument, which other users could see in `ps`) and is never printed or written."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+from tw_fin_eval.errors import InputError
+from tw_fin_eval.runner.runner import HISTORY_MODES, RunConfig, run
+
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", nargs="+", required=True, metavar="JSONL",
+                        help="tw_fin_eval record files (data/*.jsonl)")
+    parser.add_argument("--base-url", required=True, help="server base URL, e.g. http://localhost:8000/v1")
+    parser.add_argument("--model", required=True, help="model name sent to the server and stored in --out")
+    parser.add_argument("--out", required=True, help="runs file to append to (runs/<model>.jsonl)")
+    parser.add_argument("--limit", type=int, help="only the first N records of each data file")
+    parser.add_argument("--extra", default=None, metavar="JSON",
+                        help='JSON object merged into every request body, e.g. '
+                             '\'{"chat_template_kwargs": {"enable_thinking": false}}\'')
+    parser.add_argument("--concurrency", type=int, default=8, help="requests in parallel (default 8)")
+    parser.add_argument("--timeout", type=float, default=300.0,
+                        help="seconds to wait for the server on each attempt (socket timeout; default 300)")
+    parser.add_argument("--max-retries", type=int, default=4,
+                        help="retries after the first attempt on 429/5xx/timeouts/dropped connections (default 4)")
+    parser.add_argument("--temperature", type=float, default=None, help="sent only when given")
+    parser.add_argument("--max-tokens", type=int, default=None, help="sent only when given")
+    parser.add_argument("--history", choices=HISTORY_MODES, default="gold",
+                        help="ConvFinQA history: gold answers (paper setting, default) or the model's own")
+    parser.add_argument("--api-key-env", default=None, metavar="NAME",
+                        help=f"environment variable holding the API key (default {DEFAULT_KEY_ENV}; "
+                             "no key is sent when it is unset)")
+    parser.add_argument("--no-store-messages", action="store_true",
+                        help="store only messages_sha256, not the full request messages")
+    parser.add_argument("--progress-every", type=float, default=30.0,
+                        help="seconds between progress lines when stderr is not a terminal (default 30)")
+    parser.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def _api_key(name: str | None) -> str | None:
+    if name is None:
+        return os.environ.get(DEFAULT_KEY_ENV) or None
+    if not name.replace("_", "").isalnum():
+        raise InputError(f"--api-key-env takes the NAME of an environment variable, got {name[:3]}…",
+                         field="api_key_env")
+    value = os.environ.get(name)
+    if not value:
+        raise InputError(f"environment variable {name} is not set (named by --api-key-env)", field="api_key_env")
+    return value
+
+
+def _extra(text: str | None) -> dict:
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"--extra is not valid JSON ({exc.msg} at column {exc.colno})", field="extra") from None
+    if not isinstance(value, dict):
+        raise InputError(f"--extra must be a JSON object, got {type(value).__name__}", field="extra")
+    return value
+
+
+def main(args: argparse.Namespace) -> int:
+    cfg = RunConfig(
+        data=list(args.data), base_url=args.base_url, model=args.model, out=args.out,
+        api_key=_api_key(args.api_key_env), limit=args.limit, extra=_extra(args.extra),
+        concurrency=args.concurrency, timeout=args.timeout, max_retries=args.max_retries,
+        temperature=args.temperature, max_tokens=args.max_tokens, history=args.history,
+        store_messages=not args.no_store_messages, progress_every=args.progress_every,
+        progress=not args.quiet,
+    )
+    for name, value in (("--timeout", cfg.timeout), ("--max-retries", cfg.max_retries)):
+        if value < 0 or (name == "--timeout" and value == 0):
+            raise InputError(f"{name} must be positive", field=name.lstrip("-"))
+    return run(cfg).exit_code

@@ -1,0 +1,604 @@
+"""The run loop: records → chat requests → one runs-file line per finished request (standard library only).
+
+Crash safety (docs/FORMATS.md §3). Each finished request becomes one complete line written with a single
+`os.write` on an O_APPEND descriptor, so a SIGKILL leaves at most a partial *last* line (the kernel
+keeps what was written; `fsync` every `FSYNC_EVERY_S` only guards against power loss). On start a
+trailing partial line is cut off and reported; a broken line anywhere else is an input error. Resume:
+a `(id, turn)` key with a successful line (error null) is skipped, every other key is asked again;
+a later line for a key supersedes an earlier failed one. An exclusive `flock` stops two runs from
+appending to the same file at once.
+
+Requests that never reached a verdict — cancelled by Ctrl-C, or the server became unreachable — are
+not written: they say nothing about the item, and the next run asks them again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TextIO
+
+from tw_fin_eval import prompts
+from tw_fin_eval.errors import InputError
+from tw_fin_eval.jsonl import dumps, iter_jsonl
+from tw_fin_eval.runner.client import CANCELLED, UNREACHABLE, ChatClient, ChatResult, split_think
+
+try:  # POSIX only; without it we simply do not guard against two concurrent runs
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
+
+FSYNC_EVERY_S = 0.5
+HISTORY_MODES = ("gold", "self")
+RESERVED_BODY_KEYS = ("model", "messages")
+
+Key = tuple[str, "int | None"]
+
+
+# ------------------------------------------------------------------------------------------------
+# tasks
+@dataclass
+class Conversation:
+    """A ConvFinQA record: everything needed to build turn k's prompt."""
+    record_id: str
+    system: str
+    prefix: str
+    questions: list[str]
+    gold: list[str]  # gold answers as they stand in the history ("答案：…")
+    answers: dict[int, str] = field(default_factory=dict)  # the model's own answers (self history)
+
+    def messages(self, turn: int, history: str) -> list[dict[str, str]]:
+        if history == "gold":
+            hist = self.gold[:turn]
+        else:
+            hist = [self.answers[j] for j in range(turn)]
+        return prompts.conversation_messages(self.system, self.prefix, self.questions[: turn + 1], hist)
+
+
+@dataclass
+class Task:
+    record_id: str
+    turn: int | None
+    dataset: str | None
+    source: str  # "file:line" for messages
+    messages: list[dict] | None = None  # None until built (self-history turns wait for earlier turns)
+    conv: Conversation | None = None
+
+    @property
+    def key(self) -> Key:
+        return (self.record_id, self.turn)
+
+
+def _check_messages(msgs: Any, path: Path, line: int, rid: str) -> list[dict]:
+    if not isinstance(msgs, list) or not msgs:
+        raise InputError("record has no `messages` (a non-empty list of {role, content}); "
+                         "is this a tw_fin_eval data file?", path=path, line=line, item_id=rid, field="messages")
+    for i, m in enumerate(msgs):
+        if not (isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)):
+            raise InputError(f"messages[{i}] must be an object with string role and content",
+                             path=path, line=line, item_id=rid, field="messages")
+    return msgs
+
+
+def _gold_answer(turn: dict) -> str | None:
+    for name in ("answer", "answer_text"):
+        if isinstance(turn.get(name), str) and turn[name].strip():
+            return turn[name]
+    value = turn.get("answer_value")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:g}"
+    return None
+
+
+def _conversation(rec: dict, path: Path, line: int, rid: str) -> Conversation:
+    turns = rec.get("turns")
+    if not isinstance(turns, list) or not turns:
+        raise InputError("conversation record has no `turns`", path=path, line=line, item_id=rid, field="turns")
+    for name in ("system", "first_user_prefix"):
+        if not isinstance(rec.get(name), str):
+            raise InputError(f"conversation record needs a string `{name}`", path=path, line=line,
+                             item_id=rid, field=name)
+    questions, gold = [], []
+    for k, turn in enumerate(turns):
+        if not isinstance(turn, dict) or not isinstance(turn.get("question"), str) or not turn["question"].strip():
+            raise InputError(f"turns[{k}] has no question", path=path, line=line, item_id=rid, field="turns")
+        answer = _gold_answer(turn)
+        if answer is None and k < len(turns) - 1:  # the last turn's answer is never shown to the model
+            raise InputError(f"turns[{k}] has no gold answer for the history", path=path, line=line,
+                             item_id=rid, field="turns")
+        questions.append(turn["question"])
+        gold.append(prompts.gold_history_answer(answer or ""))
+    return Conversation(rid, rec["system"], rec["first_user_prefix"], questions, gold)
+
+
+def load_tasks(paths: Iterable[str | os.PathLike], *, limit: int | None = None,
+               history: str = "gold") -> list[Task]:
+    """Every (id, turn) to ask, in file order. Validates everything first: bad input raises InputError."""
+    tasks: list[Task] = []
+    seen: dict[str, str] = {}
+    for p in paths:
+        path = Path(p)
+        n = 0
+        for line, rec in iter_jsonl(path):
+            if limit is not None and n >= limit:
+                break
+            n += 1
+            rid = rec.get("id")
+            if not isinstance(rid, str) or not rid:
+                raise InputError("record has no string `id`; is this a tw_fin_eval data file?",
+                                 path=path, line=line, field="id")
+            where = f"{path}:{line}"
+            if rid in seen:
+                raise InputError(f"duplicate id (first seen at {seen[rid]})", path=path, line=line, item_id=rid)
+            seen[rid] = where
+            dataset = rec.get("dataset") if isinstance(rec.get("dataset"), str) else None
+            if rec.get("task_type") == "conversation_numeric":
+                conv = _conversation(rec, path, line, rid)
+                for k in range(len(conv.questions)):
+                    msgs = conv.messages(k, "gold") if history == "gold" or k == 0 else None
+                    tasks.append(Task(rid, k, dataset, where, msgs, conv))
+            else:
+                tasks.append(Task(rid, None, dataset, where, _check_messages(rec.get("messages"), path, line, rid)))
+    return tasks
+
+
+def messages_sha256(messages: list[dict]) -> str:
+    """sha256 of the messages serialised as every JSONL line is (compact, UTF-8, key order kept)."""
+    return hashlib.sha256(dumps(messages).encode("utf-8")).hexdigest()
+
+
+# ------------------------------------------------------------------------------------------------
+# the runs file
+@dataclass
+class ExistingRun:
+    done: dict[Key, dict]          # successful lines
+    failed: set[Key]               # keys whose lines so far are all failures
+    lines: int
+    truncated_bytes: int
+
+
+class RunsFile:
+    """Append-only runs file with resume state. Use as a context manager."""
+
+    def __init__(self, path: str | os.PathLike, *, model: str, history: str) -> None:
+        self.path = Path(path)
+        self.model = model
+        self.history = history
+        self._fd: int | None = None
+        self._last_sync = time.monotonic()
+        self._dirty = False
+
+    def read_existing(self) -> ExistingRun:
+        """Parse the file (without changing it). Raises InputError for a different model/history or a
+        broken line that is not the last one."""
+        done: dict[Key, dict] = {}
+        failed: set[Key] = set()
+        if not self.path.exists():
+            return ExistingRun(done, failed, 0, 0)
+        data = self.path.read_bytes()
+        cut = data.rfind(b"\n") + 1
+        partial = len(data) - cut
+        lines = 0
+        for lineno, raw in enumerate(data[:cut].split(b"\n")[:-1], 1):
+            if not raw.strip():
+                continue
+            lines += 1
+            rec = _parse_line(raw, self.path, lineno)
+            model = rec.get("model")
+            if model != self.model:
+                raise InputError(f"this runs file holds answers of model {model!r}, not {self.model!r}; "
+                                 "use another --out for a different model", path=self.path, line=lineno)
+            turn = rec.get("turn")
+            if isinstance(turn, int) and turn > 0 and rec.get("history", "gold") != self.history:
+                raise InputError(f"this runs file was made with --history {rec.get('history', 'gold')}, "
+                                 f"not {self.history}; use another --out", path=self.path, line=lineno)
+            key = (rec.get("id"), turn)
+            if rec.get("error") is None:
+                done[key] = rec
+                failed.discard(key)
+            elif key not in done:
+                failed.add(key)
+        return ExistingRun(done, failed, lines, partial)
+
+    def open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise InputError("another run is writing this file right now", path=self.path) from None
+        self._fd = fd
+
+    def truncate_partial(self, partial: int) -> None:
+        """Cut a trailing partial line (a run killed mid-write) — never parsed as data."""
+        if partial and self._fd is not None:
+            size = os.fstat(self._fd).st_size
+            os.ftruncate(self._fd, size - partial)
+            os.fsync(self._fd)
+
+    def append(self, rec: dict, *, scrub: str | None = None) -> None:
+        line = dumps(rec)
+        if scrub and scrub in line:
+            line = line.replace(scrub, "[REDACTED]")
+        data = (line + "\n").encode("utf-8")
+        assert self._fd is not None
+        view = memoryview(data)
+        while view:  # one write() almost always; loop only for a short write (e.g. disk full)
+            written = os.write(self._fd, view)
+            view = view[written:]
+        self._dirty = True
+        now = time.monotonic()
+        if now - self._last_sync >= FSYNC_EVERY_S:
+            self.sync()
+
+    def sync(self) -> None:
+        if self._fd is not None and self._dirty:
+            os.fsync(self._fd)
+            self._dirty = False
+        self._last_sync = time.monotonic()
+
+    def close(self) -> None:
+        if self._fd is not None:
+            self.sync()
+            os.close(self._fd)  # releases the flock
+            self._fd = None
+
+    def __enter__(self) -> RunsFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _parse_line(raw: bytes, path: Path, lineno: int) -> dict:
+    import json
+
+    try:
+        rec = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"broken line in runs file ({type(exc).__name__}); only a partial *last* line is "
+                         "repaired automatically", path=path, line=lineno) from None
+    if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
+        raise InputError("runs-file line is not a runner record", path=path, line=lineno)
+    return rec
+
+
+# ------------------------------------------------------------------------------------------------
+# progress
+class Progress:
+    """A one-line bar on a terminal (stdlib, no tqdm), a plain line every `every` s otherwise."""
+
+    def __init__(self, total: int, *, stream: TextIO | None = None, every: float = 30.0,
+                 enabled: bool = True) -> None:
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.every = every
+        self.enabled = enabled
+        self.ok = self.failed = 0
+        self.start = time.monotonic()
+        self._last = 0.0 if self.tty else self.start
+
+    def line(self) -> str:
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        n = self.ok + self.failed
+        rate = n / elapsed
+        eta = (self.total - n) / rate if rate > 0 else float("nan")
+        eta_s = "--" if eta != eta else _hms(eta)
+        return (f"{n}/{self.total} done ({self.ok} ok, {self.failed} failed) · {rate:.1f} req/s · "
+                f"elapsed {_hms(elapsed)} · eta {eta_s}")
+
+    def tick(self, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if self.tty:
+            if force or now - self._last >= 0.1:
+                width = 30
+                n = self.ok + self.failed
+                filled = int(width * n / self.total) if self.total else width
+                bar = "#" * filled + "." * (width - filled)
+                self.stream.write(f"\r[{bar}] {self.line()}\x1b[K")
+                self.stream.flush()
+                self._last = now
+        elif force or now - self._last >= self.every:
+            self.stream.write(f"progress: {self.line()}\n")
+            self.stream.flush()
+            self._last = now
+
+    def finish(self) -> None:
+        if self.enabled and self.tty:
+            self.tick(force=True)
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _hms(seconds: float) -> str:
+    seconds = int(seconds)
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+# ------------------------------------------------------------------------------------------------
+# the run
+@dataclass
+class RunConfig:
+    data: list[str]
+    base_url: str
+    model: str
+    out: str
+    api_key: str | None = None
+    limit: int | None = None
+    extra: dict = field(default_factory=dict)
+    concurrency: int = 8
+    timeout: float = 300.0
+    max_retries: int = 4
+    temperature: float | None = None
+    max_tokens: int | None = None
+    history: str = "gold"
+    store_messages: bool = True
+    progress_every: float = 30.0
+    progress: bool = True
+    backoff_base: float = 0.5
+    max_retry_after: float = 120.0
+
+
+@dataclass
+class RunSummary:
+    total: int = 0            # keys in the data
+    skipped: int = 0          # already done before this run
+    ok: int = 0
+    failed: int = 0           # written with an error this run
+    blocked: int = 0          # self-history turns whose earlier turn failed
+    not_run: int = 0          # left unasked (interrupt / server unreachable)
+    truncated_bytes: int = 0
+    stale_prompts: int = 0
+    interrupted: bool = False
+    unreachable: str | None = None
+    exit_code: int = 0
+    elapsed_s: float = 0.0
+
+    def text(self, out: str) -> str:
+        parts = [f"{self.ok} ok", f"{self.failed} failed"]
+        if self.blocked:
+            parts.append(f"{self.blocked} waiting for a failed earlier turn")
+        if self.not_run:
+            parts.append(f"{self.not_run} not asked")
+        rate = (self.ok + self.failed) / self.elapsed_s if self.elapsed_s > 0 else 0.0
+        msg = (f"run: {self.total} items in the data, {self.skipped} already done; this run: "
+               f"{', '.join(parts)} in {self.elapsed_s:.1f} s ({rate:.1f} req/s) → {out}")
+        if self.failed or self.blocked or self.not_run:
+            msg += "\nrun: re-run the same command to retry what failed or was not asked"
+        return msg
+
+
+class _Signals:
+    """SIGINT once: stop submitting, let in-flight finish. Twice (or SIGTERM): cancel in-flight."""
+
+    def __init__(self, on_stop: Callable[[], None], on_abort: Callable[[], None]) -> None:
+        self.stop = False
+        self.abort = False
+        self.terminated = False
+        self._on_stop, self._on_abort = on_stop, on_abort
+        self._old: dict[int, Any] = {}
+
+    def _int(self, signum: int, frame: Any) -> None:
+        if self.stop:
+            self.abort = True
+            self._on_abort()
+        else:
+            self.stop = True
+            self._on_stop()
+
+    def _term(self, signum: int, frame: Any) -> None:
+        self.stop = self.abort = self.terminated = True
+        self._on_abort()
+
+    def __enter__(self) -> _Signals:
+        if threading.current_thread() is threading.main_thread():
+            self._old[signal.SIGINT] = signal.signal(signal.SIGINT, self._int)
+            self._old[signal.SIGTERM] = signal.signal(signal.SIGTERM, self._term)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+
+def preflight(client: ChatClient, timeout: float) -> str | None:
+    """None if a TCP connection to the server opens, else a reason. Nothing is sent."""
+    try:
+        with socket.create_connection((client.host, client.port), timeout=timeout):
+            return None
+    except socket.gaierror as exc:
+        return f"host name lookup failed ({exc})"
+    except OSError as exc:
+        return str(exc) or type(exc).__name__
+
+
+def _now_iso() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None = None) -> RunSummary:
+    """Run everything not yet done. Raises InputError for bad input before anything is sent."""
+    log = log if log is not None else sys.stderr
+    out_stream = out_stream if out_stream is not None else sys.stdout
+    if cfg.history not in HISTORY_MODES:
+        raise InputError(f"--history must be one of {', '.join(HISTORY_MODES)}", field="history")
+    if cfg.concurrency < 1:
+        raise InputError("--concurrency must be at least 1", field="concurrency")
+    if cfg.limit is not None and cfg.limit < 0:
+        raise InputError("--limit must be >= 0", field="limit")
+    if not isinstance(cfg.extra, dict):
+        raise InputError("--extra must be a JSON object", field="extra")
+    for name in RESERVED_BODY_KEYS:
+        if name in cfg.extra:
+            raise InputError(f"--extra must not set {name!r} (use --model / the data files)", field="extra")
+    if cfg.extra.get("stream"):
+        raise InputError("--extra must not turn on streaming; the runner reads whole responses", field="extra")
+    if not cfg.model:
+        raise InputError("--model must not be empty", field="model")
+
+    client = ChatClient(cfg.base_url, api_key=cfg.api_key, timeout=cfg.timeout, max_retries=cfg.max_retries,
+                        backoff_base=cfg.backoff_base, max_retry_after=cfg.max_retry_after)
+    tasks = load_tasks(cfg.data, limit=cfg.limit, history=cfg.history)
+    runs = RunsFile(cfg.out, model=cfg.model, history=cfg.history)
+    existing = runs.read_existing()
+    summary = RunSummary(total=len(tasks))
+    scrub = cfg.api_key if cfg.api_key and len(cfg.api_key) >= 8 else None
+
+    # what is left, and the self-history answers we already have
+    todo: list[Task] = []
+    for task in tasks:
+        prev = existing.done.get(task.key)
+        if prev is None:
+            todo.append(task)
+            continue
+        summary.skipped += 1
+        if task.conv is not None and cfg.history == "self":
+            task.conv.answers[task.turn] = split_think(prev.get("response"))[0] or ""
+        if task.messages is not None and prev.get("messages_sha256") not in (None, messages_sha256(task.messages)):
+            summary.stale_prompts += 1
+    if summary.stale_prompts:
+        print(f"run: note: {summary.stale_prompts} finished items were asked with a prompt that differs from "
+              "the data now; they are kept (delete their lines to ask again)", file=log)
+
+    ready: deque[Task] = deque()
+    waiting: dict[Key, Task] = {}  # self-history turns waiting for their previous turn
+    for task in todo:
+        if task.messages is None:
+            assert task.conv is not None and task.turn is not None
+            if all(j in task.conv.answers for j in range(task.turn)):
+                task.messages = task.conv.messages(task.turn, "self")
+                ready.append(task)
+            else:
+                waiting[(task.record_id, task.turn - 1)] = task
+        else:
+            ready.append(task)
+
+    start = time.monotonic()
+    with runs:
+        runs.open()
+        if existing.truncated_bytes:
+            runs.truncate_partial(existing.truncated_bytes)
+            summary.truncated_bytes = existing.truncated_bytes
+            print(f"run: removed a partial last line ({existing.truncated_bytes} bytes) left by an "
+                  f"interrupted run from {runs.path}", file=log)
+        if not todo:
+            summary.elapsed_s = time.monotonic() - start
+            print(summary.text(cfg.out), file=out_stream)
+            return summary
+        reason = preflight(client, min(cfg.timeout, 10.0))
+        if reason is not None:
+            summary.unreachable = f"cannot connect to {client.server} ({reason})"
+            summary.not_run = len(todo)
+            summary.exit_code = 1
+            print(f"run: error: {summary.unreachable}; is the server running? nothing was sent", file=log)
+            return summary
+
+        params: dict[str, Any] = {"temperature": cfg.temperature, "max_tokens": cfg.max_tokens}
+        params.update(cfg.extra)
+        progress = Progress(len(todo), stream=log, every=cfg.progress_every, enabled=cfg.progress)
+        in_flight: dict[Future, Task] = {}
+
+        with _Signals(lambda: None, client.abort) as sig, \
+                ThreadPoolExecutor(max_workers=cfg.concurrency, thread_name_prefix="run") as pool:
+            announced = False
+            while ready or in_flight:
+                stopping = sig.stop or summary.unreachable is not None
+                if stopping and not announced:
+                    announced = True
+                    for fut in list(in_flight):
+                        if fut.cancel():
+                            del in_flight[fut]
+                    if sig.stop and not sig.abort:
+                        print(f"\nrun: interrupted — waiting for {len(in_flight)} requests in flight "
+                              "(Ctrl-C again to cancel them)", file=log, flush=True)
+                if not stopping:
+                    # twice the workers in flight so no worker idles while this thread writes
+                    while ready and len(in_flight) < 2 * cfg.concurrency:
+                        task = ready.popleft()
+                        fut = pool.submit(client.chat, task.messages, model=cfg.model, **params)
+                        in_flight[fut] = task
+                if not in_flight:
+                    break
+                done, _ = wait(list(in_flight), timeout=0.2, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    task = in_flight.pop(fut)
+                    if fut.cancelled():
+                        continue
+                    result = fut.result()
+                    _finish(task, result, cfg, runs, scrub, summary, progress, ready, waiting, log, client)
+                progress.tick()
+            progress.finish()
+        # every task neither written nor blocked was not asked (interrupt, server gone)
+        asked = summary.ok + summary.failed
+        summary.not_run = len(todo) - asked - summary.blocked
+        summary.interrupted = sig.stop and summary.unreachable is None
+        summary.elapsed_s = time.monotonic() - start
+    if summary.unreachable:
+        print(f"run: error: {summary.unreachable}; stopped (re-run the same command once the server is up)",
+              file=log)
+    print(summary.text(cfg.out), file=out_stream)
+    if summary.interrupted:
+        summary.exit_code = 143 if sig.terminated else 130
+    elif summary.unreachable or summary.failed or summary.blocked or summary.not_run:
+        summary.exit_code = 1
+    return summary
+
+
+def _finish(task: Task, result: ChatResult, cfg: RunConfig, runs: RunsFile, scrub: str | None,
+            summary: RunSummary, progress: Progress, ready: deque[Task], waiting: dict[Key, Task],
+            log: TextIO, client: ChatClient) -> None:
+    if result.error_kind == CANCELLED:
+        return
+    if result.error_kind == UNREACHABLE:
+        if summary.unreachable is None:
+            summary.unreachable = result.error or "server unreachable"
+            client.abort()  # the server is gone: do not wait for the other requests' retries
+        return
+    assert task.messages is not None
+    rec = {
+        "id": task.record_id, "turn": task.turn, "dataset": task.dataset, "model": cfg.model,
+        "messages_sha256": messages_sha256(task.messages),
+        "messages": task.messages if cfg.store_messages else None,
+        "response": result.raw_content, "reasoning": result.reasoning,
+        "finish_reason": result.finish_reason, "usage": result.usage,
+        "latency_s": round(result.latency_s, 4), "attempts": result.attempts, "error": result.error,
+        "created": _now_iso(),
+    }
+    if task.conv is not None:
+        rec["history"] = cfg.history
+    runs.append(rec, scrub=scrub)
+    if result.error is None:
+        summary.ok += 1
+        progress.ok += 1
+    else:
+        summary.failed += 1
+        progress.failed += 1
+    nxt = waiting.pop(task.key, None)
+    if nxt is not None:
+        assert nxt.conv is not None and nxt.turn is not None
+        if result.error is None:
+            nxt.conv.answers[task.turn] = result.content or ""  # type: ignore[index]
+            nxt.messages = nxt.conv.messages(nxt.turn, "self")
+            ready.append(nxt)
+        else:  # this turn and every later one wait for the next run
+            while nxt is not None:
+                summary.blocked += 1
+                nxt = waiting.pop(nxt.key, None)
