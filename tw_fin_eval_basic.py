@@ -1,0 +1,76 @@
+"""tw_fin_eval_basic: the `datasets` builder with one typed config per subset.
+
+datasets ≥ 4 no longer runs loading scripts from the Hub, so the public release is parquet + a generated card
+(`tw-fin-eval release`); this builder is how the configs and their typed features are defined and how the
+release is produced. It works when instantiated directly:
+
+    from tw_fin_eval_basic import TwFinEvalBasic
+    builder = TwFinEvalBasic(config_name="finqa")
+    builder.download_and_prepare()
+    ds = builder.as_dataset(split="test")
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import datasets
+
+from tw_fin_eval.configs import CONFIGS
+from tw_fin_eval.features import features_for, project
+from tw_fin_eval.jsonl import iter_jsonl
+from tw_fin_eval.paths import DATA_DIR
+
+_HOMEPAGE = "https://huggingface.co/datasets/APMIC/tw_fin_eval_basic"
+_LICENSE = "Derivative of FinQA/ConvFinQA (MIT), FinChain (Apache-2.0), Finance Agent Benchmark (MIT; CC BY 4.0 per the paper); see LICENSES.md"
+DATA_DIR_ENV = "TW_FIN_EVAL_DATA"
+
+
+@dataclass
+class TwFinEvalConfig(datasets.BuilderConfig):
+    data_file: str = ""
+    citation: str = ""
+
+
+def _data_dir() -> Path:
+    return Path(os.environ.get(DATA_DIR_ENV) or DATA_DIR)
+
+
+def _configs() -> list[TwFinEvalConfig]:
+    out = []
+    for c in CONFIGS.values():
+        if c.optional and not (_data_dir() / c.data_file).is_file():
+            continue  # FinLLM450 / FinSearchComp appear only when their data file exists
+        out.append(TwFinEvalConfig(name=c.name, version=datasets.Version("0.1.0"), description=c.description,
+                                   data_file=c.data_file, citation=c.citation))
+    return out
+
+
+class TwFinEvalBasic(datasets.GeneratorBasedBuilder):
+    """Taiwan financial LLM evaluation set (basic abilities), one config per subset, split `test`."""
+
+    BUILDER_CONFIG_CLASS = TwFinEvalConfig
+    BUILDER_CONFIGS = _configs()
+    DEFAULT_CONFIG_NAME = "finqa"
+
+    def _info(self) -> datasets.DatasetInfo:
+        return datasets.DatasetInfo(
+            description=self.config.description,
+            features=features_for(self.config.name),
+            homepage=_HOMEPAGE,
+            license=_LICENSE,
+            citation=self.config.citation,
+        )
+
+    def _split_generators(self, dl_manager):
+        path = Path(self.config.data_dir) / self.config.data_file if self.config.data_dir else _data_dir() / self.config.data_file
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: not built yet — run `tw-fin-eval build`")
+        return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"path": str(path)})]
+
+    def _generate_examples(self, path: str):
+        features = self.info.features
+        for _, record in iter_jsonl(path):
+            yield record["id"], project(record, features)
