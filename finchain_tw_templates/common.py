@@ -147,7 +147,7 @@ def num(x: float, digits: int | None = None) -> str:
     ('1,234,567', '0.08', '1,234.50', '3.1416', '-2,500')
     """
     if digits is None:
-        digits = 0 if float(x).is_integer() else 2
+        digits = 0 if rnd(float(x), 2).is_integer() else 2  # 14639499.999999998 is shown as an integer
     y = rnd(float(x), digits)
     if y == 0:
         y = 0.0  # never print "-0"
@@ -162,6 +162,17 @@ def ntd(x: float, digits: int | None = None) -> str:
     """
     s = num(abs(x), digits)
     return ("-" if x < 0 and s.strip("0.,") else "") + "NT$" + s
+
+
+def plus(x: float, fmt=None) -> str:
+    """A signed term inside a formula: 「+ NT$5,000」 / 「− NT$5,000」 (never parentheses, which read as
+    negatives in Taiwanese statements).
+
+    >>> plus(5000, ntd), plus(-0.25)
+    ('+ NT$5,000', '− 0.25')
+    """
+    f = fmt or fmt_value
+    return ("− " if x < 0 else "+ ") + f(abs(x))
 
 
 def usd(x: float, digits: int | None = None) -> str:
@@ -187,7 +198,7 @@ def times(x: float, digits: int = 2) -> str:
 def fmt_value(x: float) -> str:
     """How an intermediate value is shown in a solution line: thousands separators, up to 4 decimals,
     trailing zeros dropped (small values keep 4 significant decimals)."""
-    if float(x).is_integer():
+    if rnd(float(x), 4).is_integer():
         return num(x, 0)
     digits = 2 if abs(x) >= 100 else 4
     s = num(x, digits)
