@@ -354,6 +354,7 @@ class RunConfig:
     progress_every: float = 30.0
     progress: bool = True
     backoff_base: float = 0.5
+    backoff_max: float = 30.0
     max_retry_after: float = 120.0
 
 
@@ -455,7 +456,8 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
         raise InputError("--model must not be empty", field="model")
 
     client = ChatClient(cfg.base_url, api_key=cfg.api_key, timeout=cfg.timeout, max_retries=cfg.max_retries,
-                        backoff_base=cfg.backoff_base, max_retry_after=cfg.max_retry_after)
+                        backoff_base=cfg.backoff_base, backoff_max=cfg.backoff_max,
+                        max_retry_after=cfg.max_retry_after)
     tasks = load_tasks(cfg.data, limit=cfg.limit, history=cfg.history)
     runs = RunsFile(cfg.out, model=cfg.model, history=cfg.history)
     existing = runs.read_existing()
