@@ -186,6 +186,151 @@ def _(p):
     return [rev, gp, gp - p["opex"], ebt, ni, ni / rev], ni / rev
 
 
+# ================================================================ corporate_finance
+
+
+@oracle("capital_structure_basic1")
+def _(p):
+    return [p["debt"] / p["eq"]], p["debt"] / p["eq"]
+
+
+@oracle("capital_structure_basic2")
+def _(p):
+    e = p["shares"] * p["price"]
+    return [e, 1 - e / (e + p["debt"])], 1 - e / (e + p["debt"])
+
+
+@oracle("capital_structure_intermediate1")
+def _(p):
+    # equity of the levered firm = unlevered value minus the after-tax part of the debt
+    e = p["vu"] - p["debt"] * (1 - p["t"])
+    return [p["t"] * p["debt"], e + p["debt"], e], e
+
+
+@oracle("capital_structure_intermediate2")
+def _(p):
+    bl = p["bu"] + p["bu"] * (1 - p["t"]) * p["debt"] / p["eq"]
+    return [p["debt"] / p["eq"], (1 - p["t"]) * p["debt"] / p["eq"], bl], bl
+
+
+@oracle("capital_structure_advanced1")
+def _(p):
+    vu = p["ebit"] * (1 - p["t"]) / p["ru"]
+    vl = vu + p["t"] * p["debt"]
+    e = vl - p["debt"]
+    # independent path: equity holders receive (EBIT − interest)(1 − t) forever, so r_E = that / E
+    re = (p["ebit"] - p["rd"] * p["debt"]) * (1 - p["t"]) / e
+    return [vu, p["t"] * p["debt"], vl, e, re], re
+
+
+@oracle("dividend_policies_basic1")
+def _(p):
+    return [p["dps"] / p["price"]], p["dps"] / p["price"]
+
+
+@oracle("dividend_policies_basic2")
+def _(p):
+    payout = p["dps"] * p["shares"] / p["ni"]
+    return [p["ni"] / p["shares"], payout], payout
+
+
+@oracle("dividend_policies_intermediate1")
+def _(p):
+    # Gordon price as the sum of a long finite stream of growing dividends (converges since g < r)
+    d1 = p["d0"] * (1 + p["g"])
+    q = (1 + p["g"]) / (1 + p["r"])
+    price = sum(d1 / (1 + p["r"]) * q**k for k in range(20000))
+    return [d1, p["r"] - p["g"], price], price
+
+
+@oracle("dividend_policies_intermediate2")
+def _(p):
+    keep = p["capex"] * p["we"]
+    return [keep, p["ni"] - keep, (p["ni"] - keep) / p["shares"]], (p["ni"] - keep) / p["shares"]
+
+
+@oracle("dividend_policies_advanced1")
+def _(p):
+    ratio = p["stock_div"] / 10
+    new = p["held"] * ratio
+    ref = (p["price"] - p["cash_div"]) / (1 + ratio)
+    cash = p["held"] * p["cash_div"]
+    # the ex-right/ex-dividend reference price preserves wealth: shares × old price
+    return [ratio, new, cash, ref, (p["held"] + new) * ref, p["held"] * p["price"]], p["held"] * p["price"]
+
+
+@oracle("eps_basic1")
+def _(p):
+    return [p["ni"] - p["pref"], (p["ni"] - p["pref"]) / p["shares"]], (p["ni"] - p["pref"]) / p["shares"]
+
+
+@oracle("eps_basic2")
+def _(p):
+    pe = p["price"] * p["shares"] / p["ni"]  # market cap ÷ earnings
+    return [p["ni"] / p["shares"], pe], pe
+
+
+@oracle("eps_intermediate1")
+def _(p):
+    # share-months over the year
+    months = [p["s0"] + (p["new"] if m >= p["m_new"] else 0) - (p["buy"] if m >= p["m_buy"] else 0)
+              for m in range(1, 13)]
+    w = sum(months) / 12
+    return [p["new"] * (13 - p["m_new"]) / 12, p["buy"] * (13 - p["m_buy"]) / 12, w, p["ni"] / w], p["ni"] / w
+
+
+@oracle("eps_intermediate2")
+def _(p):
+    interest = p["face"] * p["coupon"]
+    adj = p["ni"] + interest - interest * p["t"]
+    n = p["shares"] + p["face"] / p["conv_price"]
+    return [interest * (1 - p["t"]), adj, n, adj / n], adj / n
+
+
+@oracle("eps_advanced1")
+def _(p):
+    nic = p["ni"] - p["pref"]
+    months = [p["s0"] + (p["new"] if m >= p["m_new"] else 0) for m in range(1, 13)]
+    w = sum(months) / 12
+    # treasury-stock method: options exercised, proceeds buy back shares at the average price
+    inc = p["opts"] - p["opts"] * p["strike"] / p["price"]
+    return [nic, w, nic / w, inc, nic / (w + inc)], nic / (w + inc)
+
+
+@oracle("wacc_basic1")
+def _(p):
+    return [p["rd"] - p["rd"] * p["t"]], p["rd"] - p["rd"] * p["t"]
+
+
+@oracle("wacc_basic2")
+def _(p):
+    re = (1 - p["beta"]) * p["rf"] + p["beta"] * p["rm"]
+    return [p["rm"] - p["rf"], re], re
+
+
+@oracle("wacc_intermediate1")
+def _(p):
+    v = p["e"] + p["d"]
+    w = (p["e"] * p["re"] + p["d"] * p["rd"] * (1 - p["t"])) / v
+    return [v, p["e"] / v, p["d"] / v, w], w
+
+
+@oracle("wacc_intermediate2")
+def _(p):
+    re = p["rf"] + p["beta"] * p["mrp"]
+    w = np.dot([1 - p["wd"], p["wd"]], [re, p["rd"] * (1 - p["t"])])
+    return [re, p["rd"] * (1 - p["t"]), 1 - p["wd"], float(w)], float(w)
+
+
+@oracle("wacc_advanced1")
+def _(p):
+    e = p["shares"] * p["price"]
+    d = p["bonds"] * 1000 * p["bond_price"]
+    re = (p["d1"] + p["g"] * p["price"]) / p["price"]
+    w = (e * re + d * p["ytm"] * (1 - p["t"])) / (e + d)
+    return [e, d, re, p["ytm"] * (1 - p["t"]), e / (e + d), w], w
+
+
 # ================================================================ generic checks
 
 DIFF_STEPS = {"基礎": (1, 2), "中級": (3, 4), "進階": (5, 99)}
