@@ -1,0 +1,115 @@
+"""`tw-fin-eval score` / `python tools/score.py`: score a runs file against the records.
+
+    tw-fin-eval score --data data/*.jsonl --runs runs/my_model.jsonl --out reports/my_model \\
+        [--judge-base-url http://judge:8080/v1 --judge-model judge-model] [--judge-repeats 2]
+
+Writes <out>/results.jsonl (per item), <out>/summary.csv (by dataset, task type, category, subcategory,
+difficulty) and <out>/report.md. The judge's API key is read from the environment variable named by
+--judge-api-key-env (default JUDGE_API_KEY, then OPENAI_API_KEY) and is never printed or written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import sys
+import time
+
+from tw_fin_eval.errors import InputError
+from tw_fin_eval.scoring import engine, judge, report
+from tw_fin_eval.scoring.match import Tolerance
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", nargs="+", required=True, help="record files (data/*.jsonl; globs are expanded)")
+    parser.add_argument("--runs", nargs="+", required=True, help="runs file(s) written by `tw-fin-eval run`")
+    parser.add_argument("--out", required=True, help="output folder (results.jsonl, summary.csv, report.md)")
+    parser.add_argument("--rel-tol", type=float, default=0.01, help="relative tolerance (default 0.01 = 1%%)")
+    parser.add_argument("--abs-tol", type=float, default=0.005, help="absolute tolerance (default 0.005)")
+    add_judge_arguments(parser)
+    parser.add_argument("--quiet", action="store_true", help="no summary table on stdout")
+
+
+def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_argument_group("LLM judge (OpenAI-compatible; use a different model from the one tested)")
+    g.add_argument("--judge-base-url", help="e.g. http://judge-host:8080/v1 (no judge → judged items are pending)")
+    g.add_argument("--judge-model", help="judge model name")
+    g.add_argument("--judge-api-key-env", default=None,
+                   help="environment variable holding the judge's API key (default JUDGE_API_KEY, then OPENAI_API_KEY)")
+    g.add_argument("--judge-concurrency", type=int, default=4)
+    g.add_argument("--judge-timeout", type=float, default=120.0)
+    g.add_argument("--judge-retries", type=int, default=2)
+    g.add_argument("--judge-repeats", type=int, default=1, help="judge every item N times (2 → agreement stats)")
+    g.add_argument("--judge-extra", default=None,
+                   help='JSON merged into each judge request, e.g. \'{"temperature": 0.7}\' (default temperature 0)')
+
+
+def judge_config_from_args(args: argparse.Namespace) -> judge.JudgeConfig:
+    if bool(args.judge_base_url) != bool(args.judge_model):
+        raise InputError("--judge-base-url and --judge-model go together")
+    if args.judge_repeats < 1 or args.judge_concurrency < 1:
+        raise InputError("--judge-repeats and --judge-concurrency must be ≥ 1")
+    params: dict = {"temperature": 0.0}
+    if args.judge_extra:
+        try:
+            extra = json.loads(args.judge_extra)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"--judge-extra is not valid JSON ({exc.msg})") from None
+        if not isinstance(extra, dict):
+            raise InputError("--judge-extra must be a JSON object")
+        params.update(extra)
+    if args.judge_api_key_env:
+        key = os.environ.get(args.judge_api_key_env)
+    else:
+        key = os.environ.get("JUDGE_API_KEY") or os.environ.get("OPENAI_API_KEY")
+    return judge.JudgeConfig(base_url=args.judge_base_url, model=args.judge_model, api_key=key,
+                             timeout=args.judge_timeout, max_retries=args.judge_retries,
+                             concurrency=args.judge_concurrency, repeats=args.judge_repeats, params=params)
+
+
+def expand(patterns: list[str]) -> list[str]:
+    """Shell-style globs expanded here too (for Windows shells and quoted patterns); sorted, unique."""
+    out: list[str] = []
+    for p in patterns:
+        hits = sorted(glob.glob(p)) if any(ch in p for ch in "*?[") else [p]
+        if not hits:
+            raise InputError("no file matches", path=p)
+        out.extend(h for h in hits if h not in out)
+    return out
+
+
+def main(args: argparse.Namespace) -> int:
+    start = time.monotonic()
+    cfg = judge_config_from_args(args)
+    tol = Tolerance(rel=args.rel_tol, abs=args.abs_tol)
+    data_paths, runs_paths = expand(args.data), expand(args.runs)
+    issues = engine.Issues()
+    records = engine.load_records(data_paths, issues)
+    runs = engine.load_runs(runs_paths)
+    outcome = engine.score(records, runs, issues=issues, judge_config=cfg, tolerance=tol, progress=not args.quiet)
+    inputs = {"data": data_paths, "runs": runs_paths, "rel_tol": tol.rel, "abs_tol": tol.abs}
+    paths = report.write_outputs(args.out, outcome, inputs=inputs)
+    if not args.quiet:
+        rows = [r for r in report.summary_rows(outcome.items) if r["dimension"] in {"all", "dataset"}]
+        report.print_table(rows, ["group", "items", "run", "decided", "accuracy", "strict_accuracy", "judge_accuracy",
+                                  "pending", "missing", "error", "not_run"])
+        iss = outcome.issues
+        print(f"unknown run keys: {len(iss.unknown_run_keys)}; duplicate record ids: {len(iss.duplicate_record_ids)}; "
+              f"duplicate generations: {len(iss.duplicate_generations)}; failed: {len(iss.failed_generations)}; "
+              f"not run: {len(iss.not_run)}")
+    print(f"wrote {paths['results']}, {paths['summary']}, {paths['report']} "
+          f"({len(outcome.items)} items, {time.monotonic() - start:.2f}s)", file=sys.stderr)
+    return 0
+
+
+def run_path(argv: list[str] | None = None) -> int:
+    """Entry for tools/score.py."""
+    from tw_fin_eval.cli import main as cli_main
+
+    return cli_main(["score", *(sys.argv[1:] if argv is None else argv)])
+
+
+if __name__ == "__main__":
+    sys.exit(run_path())

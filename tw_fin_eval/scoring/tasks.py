@@ -1,0 +1,347 @@
+"""Per-task scorers behind one registry keyed by `task_type` (never by dataset name).
+
+Each scorer validates the fields its task type needs, lists the units it expects generations for
+(`None` for a single item, turn numbers for a conversation), scores one generation by rule, and — where
+rules cannot decide — attaches a `JudgeRequest`; `apply_verdicts` then folds the judge's verdicts in.
+
+Item status: ``scored`` (decided: by ``rule``, ``keyword`` or ``judge``), ``pending`` (needs a judge that is
+not configured or not reachable), ``missing`` (judge reply unparseable — never 0), ``error`` (the
+generation failed: counted as wrong), ``not_run`` (no line in the runs file: not counted, listed), or a
+protocol-specific outcome (e.g. ``no_ground_truth``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tw_fin_eval.errors import InputError
+from tw_fin_eval.scoring import extract, judge, match
+from tw_fin_eval.scoring.match import DEFAULT_TOLERANCE, Tolerance
+
+RULE, KEYWORD, JUDGE = "rule", "keyword", "judge"
+SCORED, PENDING, MISSING, ERROR, NOT_RUN = "scored", "pending", "missing", "error", "not_run"
+
+
+@dataclass
+class ItemResult:
+    id: str
+    turn: int | None
+    dataset: str | None
+    task_type: str
+    category: str | None
+    subcategory: str | None
+    difficulty: str | None
+    status: str = SCORED
+    correct: bool | None = None
+    score: float | None = None
+    extracted: str | None = None
+    mode: str | None = None
+    decided_by: str | None = None
+    match_path: str | None = None
+    judge_verdict: Any = None
+    judge_raw: Any = None
+    step_recall: float | None = None
+    reason: str | None = None
+    judge_request: judge.JudgeRequest | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "turn": self.turn, "dataset": self.dataset, "task_type": self.task_type,
+                "category": self.category, "subcategory": self.subcategory, "difficulty": self.difficulty,
+                "extracted": self.extracted, "mode": self.mode, "correct": self.correct, "score": self.score,
+                "status": self.status, "decided_by": self.decided_by, "match_path": self.match_path,
+                "judge_verdict": self.judge_verdict, "judge_raw": self.judge_raw, "step_recall": self.step_recall,
+                "reason": self.reason}
+
+
+def new_item(record: dict[str, Any], turn: int | None, **kw: Any) -> ItemResult:
+    return ItemResult(id=record["id"], turn=turn, dataset=record.get("dataset"), task_type=record["task_type"],
+                      category=record.get("category"), subcategory=record.get("subcategory"),
+                      difficulty=record.get("difficulty"), **kw)
+
+
+@dataclass
+class Context:
+    tolerance: Tolerance = DEFAULT_TOLERANCE
+    judge_enabled: bool = False
+
+
+def _need(record: dict[str, Any], cond: bool, field_name: str, what: str) -> None:
+    if not cond:
+        raise InputError(f"task_type {record.get('task_type')!r} needs {what}", item_id=record.get("id"),
+                         field=field_name)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+class TaskScorer:
+    task_type = ""
+
+    def validate(self, record: dict[str, Any]) -> None:
+        pass
+
+    def units(self, record: dict[str, Any]) -> list[int | None]:
+        return [None]
+
+    def prepare(self, records: Sequence[dict[str, Any]]) -> None:
+        pass
+
+    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
+        raise NotImplementedError
+
+    def apply_verdicts(self, item: ItemResult, verdicts: list[judge.Verdict]) -> None:
+        """Default: the first verdict decides; every verdict is kept in the item."""
+        first = verdicts[0]
+        item.judge_verdict = first.to_json() if len(verdicts) == 1 else [v.to_json() for v in verdicts]
+        item.judge_raw = first.raw if len(verdicts) == 1 else [v.raw for v in verdicts]
+        item.judge_request = item.judge_request  # kept for agreement stats by the caller
+        if first.outcome == judge.SCORED:
+            item.status, item.correct, item.score, item.decided_by = SCORED, first.correct, first.score, JUDGE
+        else:
+            item.status, item.correct, item.reason = first.outcome, None, first.reason
+
+
+SCORERS: dict[str, TaskScorer] = {}
+
+
+def register(scorer: TaskScorer) -> TaskScorer:
+    SCORERS[scorer.task_type] = scorer
+    return scorer
+
+
+def _numeric_item(record: dict[str, Any], turn: int | None, response: str, gold: dict[str, Any],
+                  questions: list[str | None], ctx: Context) -> ItemResult:
+    """A numeric or yes/no answer scored by rule (FinQA items, ConvFinQA turns)."""
+    if gold.get("answer_value") is None:
+        m = match.match_yes_no(response, gold.get("answer_text") or gold.get("answer") or "")
+        return new_item(record, turn, correct=m.correct, extracted=m.extracted, mode=m.mode, decided_by=RULE,
+                        match_path="yes_no")
+    m = match.match_numeric(response, float(gold["answer_value"]), gold_answer=gold.get("answer"),
+                            questions=questions, tol=ctx.tolerance)
+    return new_item(record, turn, correct=m.correct, extracted=m.extracted, mode=m.mode, decided_by=RULE,
+                    match_path=m.path)
+
+
+def _validate_gold(record: dict[str, Any], gold: dict[str, Any], where: str) -> None:
+    ok = _is_number(gold.get("answer_value")) or isinstance(gold.get("answer_text"), str)
+    _need(record, ok, where, "a numeric answer_value or an answer_text")
+
+
+class NumericScorer(TaskScorer):
+    task_type = "numeric"
+
+    def validate(self, record: dict[str, Any]) -> None:
+        _validate_gold(record, record, "answer_value")
+
+    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
+        en = (record.get("original_en") or {}).get("question") if isinstance(record.get("original_en"), dict) else None
+        return _numeric_item(record, turn, response, record, [record.get("question"), en], ctx)
+
+
+class ConversationScorer(TaskScorer):
+    task_type = "conversation_numeric"
+
+    def validate(self, record: dict[str, Any]) -> None:
+        turns = record.get("turns")
+        _need(record, isinstance(turns, list) and len(turns) > 0, "turns", "a non-empty turns list")
+        for k, t in enumerate(turns):
+            _need(record, isinstance(t, dict), f"turns[{k}]", "turn objects")
+            _validate_gold(record, t, f"turns[{k}].answer_value")
+
+    def units(self, record: dict[str, Any]) -> list[int | None]:
+        return list(range(len(record["turns"])))
+
+    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
+        t = record["turns"][turn or 0]
+        return _numeric_item(record, turn, response, t, [t.get("question"), t.get("question_en")], ctx)
+
+
+# ---- FinChain: final answer + step_recall; categorical conclusions ---------------------------------------
+_NEG_BEFORE = re.compile(r"(?:減少|下降|下跌|降低|虧損|損失|流出|短缺|赤字|負)\s*(?:了|約|為)?\s*(?:NT\$|\$)?\s*$")
+_NEG_WORD_WINDOW = 8
+
+
+def step_recall(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolerance = DEFAULT_TOLERANCE) -> float | None:
+    """Share of gold intermediate values found among the numbers of the output (think removed,
+    「步驟 N：」 labels ignored). Scale-aware: a number matches by its value with unit (「1.2 億」, 「5.25%」 →
+    0.0525) or its bare numeral; for a step whose label names a rate, also 100× (5.25 for 0.0525).
+    Sign-aware: a negative gold value needs a negative number, or its magnitude written after a word
+    that carries the sign (減少 / 下降 / 虧損 / 流出 …)."""
+    if not steps:
+        return None
+    text = extract.strip_think(output)
+    nums = extract.numbers_for_recall(text)
+    label_text = extract._STEP_LABEL.sub(" ", extract.clean_latex(text))
+    found = 0
+    for step in steps:
+        v = step.get("value")
+        if not _is_number(v):
+            continue
+        rate = bool(match._PERCENT_CUES.search(str(step.get("label") or "")))
+        hit = False
+        for n in nums:
+            cands = (n.value, n.bare) + ((n.bare / 100.0,) if rate and not n.percent else ())
+            if any(tol.close(c, v) for c in cands):
+                hit = True
+            elif v < 0 and n.bare > 0 and any(tol.close(-c, v) for c in cands):
+                before = label_text[max(0, n.start - _NEG_WORD_WINDOW):n.start] if n.start < len(label_text) else ""
+                hit = bool(_NEG_BEFORE.search(before))
+            if hit:
+                break
+        found += hit
+    return found / len(steps)
+
+
+_LABEL_STRIP = re.compile(r"[\s「」『』\"'“”。．.，,：:；;！!（）()*`]")
+_NEGATORS = ("不", "非", "未", "無須", "無需", "毋須", "不須", "不需")
+
+
+def _norm_label(text: str) -> str:
+    return _LABEL_STRIP.sub("", text or "").lower()
+
+
+class FinChainScorer(TaskScorer):
+    task_type = "numeric_cot"
+
+    def __init__(self) -> None:
+        self.labels: dict[str, set[str]] = {}
+
+    def validate(self, record: dict[str, Any]) -> None:
+        at = record.get("answer_type")
+        _need(record, at in {"numeric", "categorical"}, "answer_type", "answer_type numeric or categorical")
+        if at == "numeric":
+            _need(record, _is_number(record.get("answer_value")), "answer_value", "a numeric answer_value")
+        else:
+            _need(record, isinstance(record.get("answer_text"), str) and record["answer_text"].strip() != "",
+                  "answer_text", "a categorical answer_text")
+        _need(record, isinstance(record.get("steps"), list), "steps", "a steps list")
+
+    def prepare(self, records: Sequence[dict[str, Any]]) -> None:
+        """The label set of each categorical template (every answer_text its seeds produce, plus negated
+        forms), so a keyword match can tell 「中風險」 from 「高風險」 and 「須申報」 from 「無須申報」."""
+        self.labels = defaultdict(set)
+        for r in records:
+            if r.get("answer_type") == "categorical":
+                key = r.get("template_id") or r.get("subcategory") or "?"
+                self.labels[key].add(_norm_label(r["answer_text"]))
+
+    def _label_set(self, record: dict[str, Any]) -> set[str]:
+        base = set(self.labels.get(record.get("template_id") or record.get("subcategory") or "?", set()))
+        base.add(_norm_label(record["answer_text"]))
+        out = set(base)
+        for lab in base:
+            if not lab.startswith(_NEGATORS):
+                out.update(neg + lab for neg in _NEGATORS)
+        return out
+
+    def keyword(self, record: dict[str, Any], conclusion: str | None) -> bool | None:
+        """True/False when the conclusion names exactly one label of the template's set, else None."""
+        gold = _norm_label(record["answer_text"])
+        text = _norm_label(conclusion or "")
+        if not text:
+            return None
+        if text == gold:
+            return True
+        yes_no = match.normalize_yes_no(gold)
+        if yes_no is not None:
+            got = extract.classify_yes_no(conclusion)
+            return None if got is None else got == yes_no
+        found: list[str] = []
+        taken = [False] * len(text)
+        for lab in sorted(self._label_set(record), key=len, reverse=True):
+            start = text.find(lab)
+            while lab and start >= 0:
+                span = range(start, start + len(lab))
+                if not any(taken[i] for i in span):
+                    for i in span:
+                        taken[i] = True
+                    found.append(lab)
+                start = text.find(lab, start + 1)
+        distinct = set(found)
+        if len(distinct) != 1:
+            return None
+        return distinct.pop() == gold
+
+    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
+        recall = step_recall(response, record.get("steps") or [], ctx.tolerance)
+        if record["answer_type"] == "numeric":
+            m = match.match_numeric(response, float(record["answer_value"]), gold_answer=record.get("answer"),
+                                    questions=[record.get("question")], tol=ctx.tolerance)
+            return new_item(record, turn, correct=m.correct, extracted=m.extracted, mode=m.mode, decided_by=RULE,
+                            match_path=m.path, step_recall=recall)
+        mode, conclusion = extract.extract_conclusion(response)
+        decided = self.keyword(record, conclusion)
+        item = new_item(record, turn, extracted=conclusion, mode=mode, step_recall=recall, match_path="keyword")
+        if decided is not None:
+            item.correct, item.decided_by = decided, KEYWORD
+            return item
+        request = judge.PROTOCOLS["conclusion"].build(record, response) if ctx.judge_enabled else None
+        if request is not None:
+            item.status, item.judge_request, item.reason = PENDING, request, "keyword match undecided; judge asked"
+            return item
+        item.correct, item.decided_by = False, KEYWORD  # no judge: no single label named → not right
+        item.reason = "keyword match undecided (no single label in the conclusion); no judge"
+        return item
+
+
+class ChoiceScorer(TaskScorer):
+    task_type = "mcq"
+
+    def validate(self, record: dict[str, Any]) -> None:
+        ans = record.get("answer")
+        _need(record, isinstance(ans, list) and len(ans) > 0 and all(isinstance(a, str) for a in ans), "answer",
+              "an answer list of option codes")
+
+    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
+        m = match.match_choice(response, record["answer"], record.get("option_format"))
+        return new_item(record, turn, correct=m.correct, extracted=",".join(m.predicted) or None, mode=m.mode,
+                        decided_by=RULE, match_path="cross_format" if m.cross_format else "choice")
+
+
+class JudgedScorer(TaskScorer):
+    """Task types only a judge can decide (FinLLM450 short_answer/case_study, FinanceAgent rubric, and any
+    plug-in protocol such as FinSearchComp's open_judge)."""
+
+    def __init__(self, task_type: str, required: Sequence[tuple[str, str]] = ()) -> None:
+        self.task_type = task_type
+        self.required = list(required)
+
+    def validate(self, record: dict[str, Any]) -> None:
+        for name, what in self.required:
+            v = record.get(name)
+            _need(record, v is not None and v != "" and v != [], name, what)
+
+    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
+        item = new_item(record, turn, status=PENDING, mode="judge")
+        protocol = judge.protocol_for(self.task_type)
+        if protocol is None:
+            item.reason = f"no judge protocol registered for task_type {self.task_type!r}"
+            return item
+        if not ctx.judge_enabled:
+            item.reason = "no judge configured"
+            return item
+        request = protocol.build(record, response, turn)
+        if request is None:
+            item.reason = "nothing to judge against (no reference)"
+            return item
+        item.judge_request = request
+        return item
+
+
+register(NumericScorer())
+register(ConversationScorer())
+register(FinChainScorer())
+register(ChoiceScorer())
+register(JudgedScorer("short_answer", [("question", "a question"), ("reference_answer", "a reference_answer")]))
+register(JudgedScorer("case_study", [("question", "a question"), ("reference_answer", "a reference_answer")]))
+register(JudgedScorer("open_rubric_agent", [("question", "a question"), ("rubric", "a rubric list")]))
+register(JudgedScorer("open_judge"))
+
+
+def scorer_for(task_type: str) -> TaskScorer | None:
+    return SCORERS.get(task_type)
