@@ -24,6 +24,10 @@ from finchain_tw_templates.core import Problem, template
 D = "corporate_finance"
 
 
+def _sh(v: float) -> str:
+    return f"{fmt_value(v)} 股"
+
+
 def _x(v: float) -> str:
     return f"{fmt_value(v)} 倍"
 
@@ -35,7 +39,7 @@ def _x(v: float) -> str:
 def cs_basic1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     debt = pick_money(rng, 1_000_000, 50_000_000, 10_000)
-    eq = pick_money(rng, 2_000_000, 60_000_000, 10_000)
+    eq = pick_money(rng, int(debt * 0.4), int(debt * 4), 10_000)
     q = (f"{co}公司的負債總額為 {ntd(debt)}，權益總額為 {ntd(eq)}。請計算該公司的負債對權益比率"
          f"（以倍數表示）。{ASK_NUM}")
     c = Chain()
@@ -46,9 +50,9 @@ def cs_basic1(rng: random.Random) -> Problem:
 @template(D, "capital_structure", "capital_structure_basic2", "基礎")
 def cs_basic2(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    debt = pick_money(rng, 1_000_000, 50_000_000, 10_000)
     shares = pick_money(rng, 1_000_000, 50_000_000, 1_000)
     price = pick_decimal(rng, 15, 300, 1)
+    debt = pick_money(rng, int(shares * price * 0.1), int(shares * price * 1.5), 10_000)
     q = (f"{co}公司流通在外普通股 {shares:,} 股，每股市價 {ntd(price)}；有息負債的市場價值為 {ntd(debt)}。"
          f"請以市場價值計算該公司資本結構中負債所占的比重。{ASK_PCT}")
     c = Chain()
@@ -183,7 +187,7 @@ def dp_adv1(rng: random.Random) -> Problem:
          f"{who}以參考價計算的持股市值加上收到的現金股利合計為多少。{ASK_MONEY}")
     c = Chain()
     ratio = c.add("無償配股率", stock_div / 10, f"{ntd(stock_div)} ÷ NT$10", pct)
-    new = c.add("配發股數", held * ratio, f"{held:,} × {pct(ratio, 0)}", lambda v: f"{v:,.0f} 股")
+    new = c.add("配發股數", held * ratio, f"{held:,} × {pct(ratio, 0)}", _sh)
     cash = c.add("現金股利收入", held * cash_div, f"{held:,} × {ntd(cash_div)}", ntd)
     ref = c.add("除權息參考價", (price - cash_div) / (1 + ratio),
                 f"（{ntd(price)} − {ntd(cash_div)}）÷ （1 + {pct(ratio, 0)}）", lambda v: ntd(v, 4))
@@ -238,11 +242,11 @@ def eps_inter1(rng: random.Random) -> Problem:
          f"{m_buy} 月 1 日買回庫藏股 {buy:,} 股。全年稅後淨利為 {ntd(ni)}，無特別股。請計算 {y} 年度的基本每股盈餘。"
          f"{ASK_MONEY}")
     c = Chain()
-    w_new = c.add("新股加權股數", new * (13 - m_new) / 12, f"{new:,} × {13 - m_new} ÷ 12", lambda v: f"{v:,.2f} 股")
-    w_buy = c.add("庫藏股加權股數", buy * (13 - m_buy) / 12, f"{buy:,} × {13 - m_buy} ÷ 12", lambda v: f"{v:,.2f} 股")
-    w = c.add("加權平均流通在外股數", s0 + w_new - w_buy, f"{s0:,} + {w_new:,.2f} − {w_buy:,.2f}",
-              lambda v: f"{v:,.2f} 股")
-    eps = c.add("基本每股盈餘", ni / w, f"{ntd(ni)} ÷ {w:,.2f}", lambda v: ntd(v, 4))
+    w_new = c.add("新股加權股數", new * (13 - m_new) / 12, f"{new:,} × {13 - m_new} ÷ 12", _sh)
+    w_buy = c.add("庫藏股加權股數", buy * (13 - m_buy) / 12, f"{buy:,} × {13 - m_buy} ÷ 12", _sh)
+    w = c.add("加權平均流通在外股數", s0 + w_new - w_buy, f"{s0:,} + {fmt_value(w_new)} − {fmt_value(w_buy)}",
+              _sh)
+    eps = c.add("基本每股盈餘", ni / w, f"{ntd(ni)} ÷ {fmt_value(w)}", lambda v: ntd(v, 4))
     return c.numeric(q, eps, ntd(eps, 2), params={"s0": s0, "m_new": m_new, "new": new, "m_buy": m_buy,
                                                   "buy": buy, "ni": ni})
 
@@ -263,8 +267,8 @@ def eps_inter2(rng: random.Random) -> Problem:
     after_tax = c.add("稅後利息加回數", face * coupon * (1 - t), f"{ntd(face)} × {pct(coupon)} × （1 − {pct(t, 0)}）", ntd)
     adj_ni = c.add("調整後淨利", ni + after_tax, f"{ntd(ni)} + {ntd(after_tax)}", ntd)
     conv = c.add("潛在普通股總數", shares + face / conv_price, f"{shares:,} + {ntd(face)} ÷ {ntd(conv_price)}",
-                 lambda v: f"{v:,.2f} 股")
-    deps = c.add("稀釋每股盈餘", adj_ni / conv, f"{ntd(adj_ni)} ÷ {conv:,.2f}", lambda v: ntd(v, 4))
+                 _sh)
+    deps = c.add("稀釋每股盈餘", adj_ni / conv, f"{ntd(adj_ni)} ÷ {fmt_value(conv)}", lambda v: ntd(v, 4))
     return c.numeric(q, deps, ntd(deps, 2), params={"ni": ni, "shares": shares, "face": face, "coupon": coupon,
                                                     "conv_price": conv_price, "t": t})
 
@@ -286,11 +290,11 @@ def eps_adv1(rng: random.Random) -> Problem:
     c = Chain()
     nic = c.add("歸屬於普通股股東之淨利", ni - pref, f"{ntd(ni)} − {ntd(pref)}", ntd)
     w = c.add("加權平均流通在外股數", s0 + new * (13 - m_new) / 12, f"{s0:,} + {new:,} × {13 - m_new} ÷ 12",
-              lambda v: f"{v:,.2f} 股")
-    c.add("基本每股盈餘", nic / w, f"{ntd(nic)} ÷ {w:,.2f}", lambda v: ntd(v, 4))
+              _sh)
+    c.add("基本每股盈餘", nic / w, f"{ntd(nic)} ÷ {fmt_value(w)}", lambda v: ntd(v, 4))
     inc = c.add("認股權增額股數", opts * (price - strike) / price, f"{opts:,} × （{ntd(price)} − {ntd(strike)}）÷ {ntd(price)}",
-                lambda v: f"{v:,.2f} 股")
-    deps = c.add("稀釋每股盈餘", nic / (w + inc), f"{ntd(nic)} ÷ （{w:,.2f} + {inc:,.2f}）", lambda v: ntd(v, 4))
+                _sh)
+    deps = c.add("稀釋每股盈餘", nic / (w + inc), f"{ntd(nic)} ÷ （{fmt_value(w)} + {fmt_value(inc)}）", lambda v: ntd(v, 4))
     return c.numeric(q, deps, ntd(deps, 2), params={"s0": s0, "m_new": m_new, "new": new, "ni": ni, "pref": pref,
                                                     "opts": opts, "price": price, "strike": strike})
 
@@ -367,7 +371,7 @@ def wacc_adv1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     shares = pick_money(rng, 10_000_000, 300_000_000, 100_000)
     price = pick_decimal(rng, 20, 300, 1)
-    bonds = pick_money(rng, 10_000, 300_000, 1_000)
+    bonds = pick_money(rng, int(shares * price * 0.2 / 100_000), int(shares * price / 100_000), 1)  # D/E 0.2–1
     bond_price = pick_decimal(rng, 92, 108, 2)  # per NT$100 face
     d1 = pick_decimal(rng, price * 0.02, price * 0.06, 2)
     g = pick_rate(rng, 1, 6, 0.5)
