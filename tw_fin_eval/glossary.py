@@ -56,7 +56,7 @@ class Required:
         return tuple(p for p in _LIST_SPLIT_RE.split(self.must_not.strip()) if p)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # identity hash: the checker caches indexes per loaded glossary
 class Glossary:
     terms: tuple[Term, ...]
     forbidden: dict[str, str]

@@ -1,0 +1,417 @@
+"""zh-TW rule-checker primitives: pure functions over strings (the glossary is loaded once).
+
+Every rule returns a list of `Finding`s; an empty list means the text passes. The rules mirror the
+translation conventions of 術語表_glossary_zh-TW.md:
+
+- ``simplified``: a character that OpenCC ``s2tw`` would change and the glossary does not allow;
+- ``prc_term``: a forbidden PRC term from the glossary;
+- ``numeral_missing``: an Arabic numeral of the English source missing from the zh-TW;
+- ``table_shape``: rows/columns differ, or a cell without Latin letters was changed;
+- ``english_residue``: untranslated English left in the zh-TW (acronyms, units and short names allowed);
+- ``convention``: English month names, 「1 月 1 日」 spacing, million/billion left, "to" in tables,
+  required renderings (long-term debt → 長期債務).
+
+>>> [f.rule for f in check_zh("我們的软件質量很好")]
+['simplified', 'prc_term']
+>>> check_translation("net revenue was $ 5735 million in 2015", "2015 年淨營收為 $ 5735 百萬")
+[]
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from tw_fin_eval.glossary import Glossary, load_glossary
+
+RULES = ("simplified", "prc_term", "numeral_missing", "table_shape", "english_residue", "convention")
+_CONTEXT = 20  # characters of context each side of an offending span (Finding.text ≤ 60 chars)
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str      # one of RULES
+    message: str   # names the problem and the fix, e.g. 中國用語「質量」→ 臺灣用「品質」
+    text: str      # the offending snippet with a little context (≤ 60 characters)
+
+
+def _glossary() -> Glossary:
+    return load_glossary()
+
+
+def _snippet(text: str, start: int, end: int, context: int = _CONTEXT) -> str:
+    """The span with some context, never more than 60 characters, on one line."""
+    end = min(end, start + 60 - 2 * min(context, 10))
+    lo = max(0, start - context)
+    hi = min(len(text), end + context)
+    while hi - lo > 60:
+        if start - lo > hi - end:
+            lo += 1
+        else:
+            hi -= 1
+    return text[lo:hi].replace("\n", " ")
+
+
+# ---------------------------------------------------------------------------------------------
+# simplified characters
+
+@functools.lru_cache(maxsize=1)
+def _converter():
+    import opencc  # imported lazily: only this rule needs the C extension
+
+    return opencc.OpenCC("s2tw")
+
+
+@functools.cache
+def _s2tw_char(ch: str) -> str:
+    return _converter().convert(ch)
+
+
+def find_simplified(text: str) -> list[Finding]:
+    """Characters that s2tw would change (per character, memoised), unless allow-listed (台, 里, 占…).
+
+    Checking distinct characters first keeps this fast on megabytes of text: only the flagged
+    characters are searched for again. Adjacent flagged characters form one finding.
+    """
+    allow = _glossary().simplified_allow
+    bad = {ch for ch in set(text) if ord(ch) > 0x7F and ch not in allow and _s2tw_char(ch) != ch}
+    if not bad:
+        return []
+    pattern = re.compile("[" + "".join(re.escape(ch) for ch in sorted(bad)) + "]+")
+    findings = []
+    for m in pattern.finditer(text):
+        run = m.group()
+        fixed = "".join(_s2tw_char(ch) for ch in run)
+        findings.append(Finding("simplified", f"簡體字「{run}」→ 改用繁體「{fixed}」",
+                                _snippet(text, m.start(), m.end())))
+    return findings
+
+
+# ---------------------------------------------------------------------------------------------
+# forbidden PRC terms
+
+@functools.lru_cache(maxsize=4)
+def _term_index(glossary: Glossary) -> tuple[tuple[str, ...], dict[str, tuple[tuple[str, int], ...]]]:
+    """Forbidden terms longest first, and per term its exceptions as (word, offset of term in word)."""
+    terms = tuple(sorted(glossary.forbidden, key=lambda t: (-len(t), t)))
+    exceptions: dict[str, tuple[tuple[str, int], ...]] = {}
+    for term, words in glossary.forbidden_exceptions.items():
+        pairs = []
+        for word in words:
+            offset = word.find(term)
+            while offset >= 0:
+                pairs.append((word, offset))
+                offset = word.find(term, offset + 1)
+        exceptions[term] = tuple(pairs)
+    return terms, exceptions
+
+
+def _excused(text: str, start: int, exceptions: tuple[tuple[str, int], ...]) -> bool:
+    return any(text.startswith(word, start - offset) for word, offset in exceptions if start >= offset)
+
+
+def find_prc_terms(text: str) -> list[Finding]:
+    """Glossary forbidden terms; at one position the longest term wins and matches do not overlap.
+
+    A term inside one of its listed exceptions (「品質量測」 holds 「質量」) is not a finding.
+    str.find per term is much faster than one big regex alternation on long texts.
+    """
+    glossary = _glossary()
+    terms, exceptions = _term_index(glossary)
+    hits: list[tuple[int, int, str]] = []
+    for term in terms:
+        start = text.find(term)
+        while start >= 0:
+            if not _excused(text, start, exceptions.get(term, ())):
+                hits.append((start, -len(term), term))
+            start = text.find(term, start + 1)
+    hits.sort()
+    findings = []
+    covered_to = -1
+    for start, neg_len, term in hits:
+        if start < covered_to:
+            continue
+        covered_to = start - neg_len
+        findings.append(Finding("prc_term", f"中國用語「{term}」→ 臺灣用「{glossary.forbidden[term]}」",
+                                _snippet(text, start, covered_to)))
+    return findings
+
+
+# ---------------------------------------------------------------------------------------------
+# English residue
+
+# words that make a Latin run a sentence fragment rather than a name
+FUNCTION_WORDS = frozenset("""
+a an the of and to in for is was are were be been being with on by as at from that this these those
+what which who whom whose how why when where its it or per has have had than total net not no into
+over under between during after before about than then there their our we you they he she if do does
+did will would shall should can could may might must also all any each other such only more most less
+""".split())
+# financial vocabulary: a capitalised run holding one of these is a heading left in English, not a name
+_NOT_NAME_WORDS = frozenset("""
+revenue revenues income expense expenses cash assets asset liabilities liability equity sales cost costs
+operating interest tax taxes debt balance earnings profit loss losses share shares stock dividend
+dividends amount amounts million millions billion billions thousand thousands percent year years
+total net gross change increase decrease average ratio rate value price
+""".split())
+_NAME_CONNECTORS = frozenset({"of", "and", "&", "the", "de", "du", "la", "le", "von", "van", "der", "del", "y"})
+_MAX_NAME_WORDS = 6
+
+# runs of printable ASCII except , ; ( ): CJK, full-width punctuation and list separators end a run
+_SEGMENT_RE = re.compile(r"[\x20-\x27\x2a\x2b\x2d-\x3a\x3c-\x7e\t]+")
+_TOKEN_RE = re.compile(r"[A-Za-z0-9$][A-Za-z0-9'’&.\-/$]*")
+_EDGE_PUNCT = ".,;:!?'’\"-/"
+
+
+def _norm_token(token: str) -> str:
+    return token.strip(_EDGE_PUNCT)
+
+
+def _allowed(token: str, allow: frozenset[str]) -> bool:
+    core = token.rstrip(".,;:!?")
+    candidates = {token, core, core + ".", _norm_token(token)}
+    if core.endswith(("'s", "’s")):
+        candidates.add(core[:-2])
+    return any(c in allow for c in candidates)
+
+
+def _run_is_residue(words: list[str]) -> bool:
+    lowered = [w.lower().replace("’", "'").removesuffix("'s") for w in words]
+    capitalised = [w for w, lo in zip(words, lowered) if lo not in _NAME_CONNECTORS]
+    is_name = (
+        bool(capitalised)
+        and all(w[0].isupper() for w in capitalised)
+        and not any(lo in FUNCTION_WORDS - _NAME_CONNECTORS or lo in _NOT_NAME_WORDS for lo in lowered)
+        and len(capitalised) <= _MAX_NAME_WORDS
+    )
+    if is_name:
+        return False
+    if len(words) >= 5:
+        return True
+    if any(w.islower() and len(w) >= 2 for w in words):
+        return True  # "net revenue", "in millions": names are capitalised, English phrases are not
+    if len(words) >= 3:
+        return True
+    return any(lo in FUNCTION_WORDS or lo in _NOT_NAME_WORDS for lo in lowered)
+
+
+def find_english_residue(text: str, *, extra_allow: Iterable[str] = ()) -> list[Finding]:
+    """Untranslated English: a run of Latin words (between CJK text or full-width punctuation) is a
+    finding unless it is only allowed tokens (EPS, 10-K, mw…), codes with digits (Q4, 201c) or a short
+    capitalised name (Entergy, U.S. Steel, Bank of America). Any lowercase English word (≥ 2 letters),
+    a run of ≥ 3 words that is not a name, or ≥ 5 words is residue."""
+    allow = _glossary().allowed_english | frozenset(extra_allow)
+    findings = []
+    for seg in _SEGMENT_RE.finditer(text):
+        words: list[str] = []
+        spans: list[tuple[int, int]] = []
+        for tok in _TOKEN_RE.finditer(seg.group()):
+            raw = tok.group()
+            word = _norm_token(raw)
+            if not word or not re.search(r"[A-Za-z]", word) or re.search(r"\d", word):
+                continue  # numbers, amounts, codes such as 10-K, Q4, 201c, 2019s
+            if _allowed(raw, allow) or _allowed(word, allow):
+                continue
+            words.append(word)
+            spans.append((seg.start() + tok.start(), seg.start() + tok.end()))
+        if words and _run_is_residue(words):
+            start, end = spans[0][0], spans[-1][1]
+            run = text[start:end]
+            findings.append(Finding("english_residue",
+                                    f"英文殘留「{run[:40]}」：請譯成中文（縮寫、代號、單位與公司名稱可保留）",
+                                    _snippet(text, start, end)))
+    return findings
+
+
+# ---------------------------------------------------------------------------------------------
+# numerals
+
+_NUMERAL_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december")
+# a year-like 2013/2014 between two lowercase words is FinQA's OCR of an en/em dash ("options 2013 marathon"),
+# unless the words around it say it is a year ("of 2014 is", "from 2013 to", "december 2014 and")
+_YEAR_BEFORE = frozenset(_MONTHS) | frozenset("""
+of in from to fiscal year years during since through until between by before after ended ending for
+and than at end early late mid calendar beginning
+""".split())
+_YEAR_AFTER = frozenset("to and or through compared versus vs than".split())
+_OCR_GLUED = frozenset({"201", "2013", "2014", "2019"})  # “ ” – — ’ read as 201c 201d 2013 2014 2019
+
+
+def _norm_numeral(raw: str) -> str:
+    return raw.rstrip(",").replace(",", "")
+
+
+def _zh_numerals(zh: str) -> Counter[str]:
+    zh = unicodedata.normalize("NFKC", zh)  # full-width digits count too
+    return Counter(_norm_numeral(m.group()) for m in _NUMERAL_RE.finditer(zh))
+
+
+def _is_ocr_artefact(en: str, m: re.Match[str]) -> bool:
+    raw = _norm_numeral(m.group())
+    end = m.start() + len(m.group().rstrip(","))
+    if raw in _OCR_GLUED and end < len(en) and en[end].isalpha():
+        return True  # 2019s, 201c, 201d, 2014during
+    if raw in {"2013", "2014"}:
+        before = re.search(r"([a-z]+)\s+$", en[: m.start()])
+        after = re.match(r"\s+([a-z]+)", en[end:])
+        if before and after and before.group(1) not in _YEAR_BEFORE and after.group(1) not in _YEAR_AFTER:
+            return True
+    return False
+
+
+def en_numerals(en: str) -> Counter[str]:
+    """The Arabic numerals of an English text that must survive (commas dropped, "5.0" kept as is)."""
+    out: Counter[str] = Counter()
+    for m in _NUMERAL_RE.finditer(en):
+        if m.start() > 0 and en[m.start() - 1].isdigit():
+            continue
+        if not _is_ocr_artefact(en, m):
+            out[_norm_numeral(m.group())] += 1
+    return out
+
+
+def missing_numerals(en: str, zh: str) -> list[Finding]:
+    """Each English numeral must occur in the zh-TW at least as often as in the English (multiset);
+    extra numerals in the zh-TW (12 月 for December) are never an error."""
+    need = en_numerals(en)
+    have = _zh_numerals(zh)
+    findings = []
+    for num, count in need.items():
+        if have[num] >= count:
+            continue
+        where = next((m for m in _NUMERAL_RE.finditer(en) if _norm_numeral(m.group()) == num), None)
+        snippet = _snippet(en, where.start(), where.end()) if where else en[:60]
+        times = f"（原文 {count} 次，譯文 {have[num]} 次）" if count > 1 else ""
+        findings.append(Finding("numeral_missing", f"譯文缺少原文數字「{num}」{times}：阿拉伯數字要照抄",
+                                snippet))
+    return findings
+
+
+# ---------------------------------------------------------------------------------------------
+# conventions
+
+_MONTH_RE = re.compile(
+    r"\b(?:January|February|March|April|June|July|August|September|October|November|December)\b"
+    r"|\bMay\b|\bmay(?=\s*\d)"
+    r"|\b(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?(?=\s*\d)",
+    re.IGNORECASE | re.ASCII,  # ASCII: a CJK character next to the word is a word boundary
+)
+_MAY_RE = re.compile(r"may", re.IGNORECASE)
+# a date expression: 2015 年 12 月 31 日, 12 月 31 日, 31 日, 2015 年度 (日圓/日元 are yen, not days)
+_DATE_RE = re.compile(r"\d+\s*(?:年\s*\d+\s*月(?:\s*\d+\s*日)?|月(?:\s*\d+\s*日)?|日(?![圓元])|年度)")
+_DATE_TIGHT_RE = re.compile(r"\d[年月日]|[年月日]\d")
+_TABLE_TO_RE = re.compile(r"[\d)%]\s*\bto\b\s*(?=[-$(\d])", re.IGNORECASE | re.ASCII)
+
+
+def _phrase_re(phrase: str) -> re.Pattern[str]:
+    """A glossary English phrase as a case-insensitive word match: hyphen/space variants, plural -s."""
+    parts = [re.escape(p) for p in re.split(r"[-\s]+", phrase.strip()) if p]
+    body = r"[-\s]+".join(parts)
+    head = r"\b" if phrase[:1].isalnum() else ""
+    tail = r"(?:s|es)?\b" if phrase[-1:].isalnum() else ""
+    return re.compile(head + body + tail, re.IGNORECASE | re.ASCII)
+
+
+@functools.lru_cache(maxsize=4)
+def _required_index(glossary: Glossary) -> tuple[tuple[object, tuple[re.Pattern[str], ...]], ...]:
+    return tuple((req, tuple(_phrase_re(p) for p in req.phrases)) for req in glossary.required)
+
+
+def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
+                      allow_english: Iterable[str] = ()) -> list[Finding]:
+    """Month names, date spacing, million/billion left in English, "to" in table ranges, required
+    renderings. `allow_english` exempts kept English words (e.g. "billion" where a FinanceAgent answer
+    format needs it). A 不可用 form that is also a forbidden PRC term is left to find_prc_terms."""
+    glossary = _glossary()
+    allowed = {a.lower() for a in allow_english}
+    findings = []
+    for m in _MONTH_RE.finditer(zh):
+        word = m.group()
+        if _MAY_RE.fullmatch(word) and word.islower() and not re.match(r"\s*\d", zh[m.end():]):
+            continue
+        if word.lower().rstrip(".") in allowed:
+            continue
+        findings.append(Finding("convention", f"英文月份「{word}」留在譯文：寫成「12 月 31 日」的形式",
+                                _snippet(zh, m.start(), m.end())))
+    for m in _DATE_RE.finditer(zh):
+        if _DATE_TIGHT_RE.search(m.group()):
+            fixed = re.sub(r"\s*(\d+)\s*", r" \1 ", m.group()).strip()
+            findings.append(Finding("convention", f"日期的數字前後要留空格：「{m.group()}」→「{fixed}」",
+                                    _snippet(zh, m.start(), m.end(), 8)))
+    if in_table:
+        for m in _TABLE_TO_RE.finditer(zh):
+            findings.append(Finding("convention", "表格區間的「to」請譯為「至」", _snippet(zh, m.start(), m.end())))
+    for req, patterns in _required_index(glossary):
+        if not req.forbidden_forms:
+            # no 不可用 form: the English word itself must not stay (million → 百萬)
+            for pat in patterns:
+                for m in pat.finditer(zh):
+                    if m.group().lower() in allowed or req.en.lower() in allowed:
+                        continue
+                    findings.append(Finding("convention", f"「{m.group()}」未翻譯：譯為「{req.must}」（數字不變）",
+                                            _snippet(zh, m.start(), m.end())))
+            continue
+        if en is None or not any(pat.search(en) for pat in patterns):
+            continue
+        for bad in req.forbidden_forms:
+            if bad in glossary.forbidden:
+                continue
+            start = zh.find(bad)
+            if start >= 0:
+                findings.append(Finding("convention", f"「{req.phrases[0]}」應譯為「{req.must}」，不可用「{bad}」",
+                                        _snippet(zh, start, start + len(bad))))
+    return findings
+
+
+# ---------------------------------------------------------------------------------------------
+# tables and whole translations
+
+_LATIN_RE = re.compile(r"[A-Za-z]")
+
+
+def table_issues(en_table: list[list[str]], zh_table: list[list[str]]) -> list[Finding]:
+    """Same rows and row lengths; cells without Latin letters identical; other cells translated well."""
+    findings = []
+    if len(en_table) != len(zh_table):
+        findings.append(Finding("table_shape", f"表格列數不同：原文 {len(en_table)} 列，譯文 {len(zh_table)} 列",
+                                f"rows {len(en_table)} → {len(zh_table)}"))
+    for r, (en_row, zh_row) in enumerate(zip(en_table, zh_table)):
+        if len(en_row) != len(zh_row):
+            findings.append(Finding("table_shape",
+                                    f"第 {r} 列欄數不同：原文 {len(en_row)} 欄，譯文 {len(zh_row)} 欄",
+                                    " | ".join(zh_row)[:60]))
+            continue
+        for c, (en_cell, zh_cell) in enumerate(zip(en_row, zh_row)):
+            if not _LATIN_RE.search(en_cell):
+                if en_cell != zh_cell:
+                    findings.append(Finding("table_shape",
+                                            f"第 {r} 列第 {c} 欄沒有英文字母，必須與原文相同：「{en_cell}」",
+                                            zh_cell[:60]))
+                continue
+            for f in check_translation(en_cell, zh_cell, in_table=True):
+                findings.append(Finding(f.rule, f"第 {r} 列第 {c} 欄：{f.message}", f.text))
+    return findings
+
+
+def check_translation(en: str, zh: str, *, in_table: bool = False, extra_allow: Iterable[str] = ()) -> list[Finding]:
+    """All rules for one translated string against its English source."""
+    extra = list(extra_allow)
+    conventions = convention_issues(zh, en, in_table=in_table, allow_english=extra)
+    # words the convention rule already reports are not reported again as English residue
+    residue_allow = extra + [m for m in _MONTHS] + [m.capitalize() for m in _MONTHS]
+    residue_allow += ["million", "millions", "Million", "Millions", "billion", "billions", "Billion", "Billions"]
+    if in_table and any("「to」" in f.message for f in conventions):
+        residue_allow += ["to", "TO", "To"]
+    return (find_simplified(zh) + find_prc_terms(zh) + missing_numerals(en, zh)
+            + find_english_residue(zh, extra_allow=residue_allow) + conventions)
+
+
+def check_zh(text: str) -> list[Finding]:
+    """Text without an English source (model outputs, plain files): simplified characters and PRC terms."""
+    return find_simplified(text) + find_prc_terms(text)
