@@ -212,6 +212,90 @@ def _(p):
     return npf.rate(p["n"], 0, -invest, back), {"總投入成本": invest}
 
 
+# ---------------------------------------------------------------- fintech
+
+
+@oracle("digital_banking_basic1")
+def _(p):
+    return 12 * p["n"] * p["fee_branch"] - 12 * p["n"] * p["fee_app"], {}
+
+
+@oracle("digital_banking_basic2")
+def _(p):
+    return p["spend"] / (p["accounts"] * p["margin"]), {"每戶獲客成本": p["spend"] / p["accounts"]}
+
+
+@oracle("digital_banking_inter1")
+def _(p):
+    return p["bal"] * p["r_lo"] + p["cap"] * (p["r_hi"] - p["r_lo"]), {}
+
+
+@oracle("digital_banking_inter2")
+def _(p):
+    return 12 * p["arpu"] * p["margin"] / p["churn"] - p["cac"], {"平均往來年數": 1 / p["churn"]}
+
+
+@oracle("digital_banking_adv1")
+def _(p):
+    n = p["n"]
+    profit = n * p["bal"] * p["spread"] + n * p["fee"] - n * p["cost"] - p["fixed"]
+    return profit / p["capital"], {"營業利益": profit}
+
+
+@oracle("payment_technologies_basic1")
+def _(p):
+    return p["sales"] * (1 - p["mdr"]), {}
+
+
+@oracle("payment_technologies_basic2")
+def _(p):
+    return (p["cap"] if p["spend"] * p["rate"] > p["cap"] else p["spend"] * p["rate"]), {}
+
+
+@oracle("payment_technologies_inter1")
+def _(p):
+    return p["n"] * p["ticket"] * (p["card"] - p["qr"]) - p["monthly_fee"], {}
+
+
+@oracle("payment_technologies_inter2")
+def _(p):
+    return p["markup"] + p["fixed"] / (p["amount"] * p["fx"]), {}
+
+
+@oracle("payment_technologies_adv1")
+def _(p):
+    return 12 * p["tpv"] * (p["take"] - p["inter"] - p["fraud"]) - p["opex"], {}
+
+
+@oracle("robo_advisors_basic1")
+def _(p):
+    return p["aum"] * p["fee"] / 12, {}
+
+
+@oracle("robo_advisors_basic2")
+def _(p):
+    return p["rb"] + p["w"] * (p["rs"] - p["rb"]), {}
+
+
+@oracle("robo_advisors_inter1")
+def _(p):
+    score = float(np.dot([p["s_exp"], p["s_tol"], p["s_hor"]], [p["w_exp"], p["w_tol"], p["w_hor"]]))
+    label = "保守型" if score < 45 else "穩健型" if score < 70 else "積極型"
+    return label, {"總分": score}
+
+
+@oracle("robo_advisors_inter2")
+def _(p):
+    # s − w(s + b) simplifies to v·w·(1 − w)·(rs − rb)
+    return p["v"] * p["w"] * (1 - p["w"]) * (p["rs"] - p["rb"]), {}
+
+
+@oracle("robo_advisors_adv1")
+def _(p):
+    fv = [-npf.fv(p["r"] - f, p["n"], 0, p["p"]) for f in (p["f_robo"], p["f_human"])]
+    return fv[0] - fv[1], {"機器人理財期末價值": fv[0]}
+
+
 # ---------------------------------------------------------------- tests
 
 
