@@ -192,10 +192,13 @@ def parse_glossary(text: str, path: Path) -> Glossary:
                     forbidden_exceptions=exceptions, path=str(path))
 
 
-@functools.lru_cache(maxsize=8)
-def load_glossary(path: Path = paths.GLOSSARY_PATH) -> Glossary:
+def load_glossary(path: Path | str = paths.GLOSSARY_PATH) -> Glossary:
     """Parse the glossary once per path (the checker calls this for every string)."""
-    path = Path(path)
+    return _load_cached(Path(path).resolve())
+
+
+@functools.lru_cache(maxsize=8)
+def _load_cached(path: Path) -> Glossary:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

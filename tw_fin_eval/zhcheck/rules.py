@@ -159,7 +159,7 @@ dividends amount amounts million millions billion billions thousand thousands pe
 total net gross change increase decrease average ratio rate value price
 """.split())
 _NAME_CONNECTORS = frozenset({"of", "and", "&", "the", "de", "du", "la", "le", "von", "van", "der", "del", "y"})
-_MAX_NAME_WORDS = 6
+_MAX_NAME_WORDS = 4  # a capitalised run of 5+ words is a title or sentence, not a name
 
 # runs of printable ASCII except , ; ( ): CJK, full-width punctuation and list separators end a run
 _SEGMENT_RE = re.compile(r"[\x20-\x27\x2a\x2b\x2d-\x3a\x3c-\x7e\t]+")
@@ -222,7 +222,7 @@ def find_english_residue(text: str, *, extra_allow: Iterable[str] = ()) -> list[
             start, end = spans[0][0], spans[-1][1]
             run = text[start:end]
             findings.append(Finding("english_residue",
-                                    f"英文殘留「{run[:40]}」：請譯成中文（縮寫、代號、單位與公司名稱可保留）",
+                                    f"英文殘留「{run if len(run) <= 40 else run[:39] + '…'}」：請譯成中文（縮寫、代號、單位與公司名稱可保留）",
                                     _snippet(text, start, end)))
     return findings
 
@@ -354,7 +354,8 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
                 for m in pat.finditer(zh):
                     if m.group().lower() in allowed or req.en.lower() in allowed:
                         continue
-                    findings.append(Finding("convention", f"「{m.group()}」未翻譯：譯為「{req.must}」（數字不變）",
+                    keep = "（數字照抄，不換算）" if re.fullmatch(r"[mb]illions?", m.group(), re.I) else ""
+                    findings.append(Finding("convention", f"「{m.group()}」未翻譯：譯為「{req.must}」{keep}",
                                             _snippet(zh, m.start(), m.end())))
             continue
         if en is None or not any(pat.search(en) for pat in patterns):
@@ -399,13 +400,27 @@ def table_issues(en_table: list[list[str]], zh_table: list[list[str]]) -> list[F
     return findings
 
 
+@functools.lru_cache(maxsize=4)
+def _kept_english_words(glossary: Glossary) -> tuple[str, ...]:
+    """One-word English phrases that convention_issues reports when kept (million, mark-to-market…)."""
+    words = []
+    for req in glossary.required:
+        if req.forbidden_forms:
+            continue
+        for phrase in req.phrases:
+            if " " not in phrase:
+                for form in (phrase, phrase + "s"):
+                    words += [form, form.lower(), form.capitalize(), form.upper()]
+    return tuple(words)
+
+
 def check_translation(en: str, zh: str, *, in_table: bool = False, extra_allow: Iterable[str] = ()) -> list[Finding]:
     """All rules for one translated string against its English source."""
     extra = list(extra_allow)
     conventions = convention_issues(zh, en, in_table=in_table, allow_english=extra)
     # words the convention rule already reports are not reported again as English residue
-    residue_allow = extra + [m for m in _MONTHS] + [m.capitalize() for m in _MONTHS]
-    residue_allow += ["million", "millions", "Million", "Millions", "billion", "billions", "Billion", "Billions"]
+    residue_allow = extra + list(_MONTHS) + [m.capitalize() for m in _MONTHS]
+    residue_allow += _kept_english_words(_glossary())
     if in_table and any("「to」" in f.message for f in conventions):
         residue_allow += ["to", "TO", "To"]
     return (find_simplified(zh) + find_prc_terms(zh) + missing_numerals(en, zh)

@@ -1,0 +1,138 @@
+"""The glossary file parses, is big enough, is self-consistent, and malformed rows fail with file:line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tw_fin_eval import paths
+from tw_fin_eval.errors import InputError
+from tw_fin_eval.glossary import load_glossary, parse_glossary
+from tw_fin_eval.zhcheck.rules import check_zh, find_english_residue, find_prc_terms
+
+
+@pytest.fixture(scope="module")
+def glossary():
+    return load_glossary()
+
+
+def test_sizes_required_by_the_brief(glossary):
+    assert len(glossary.terms) >= 200
+    assert len(glossary.forbidden) >= 80
+    assert len(glossary.allowed_english) >= 50
+    assert len(glossary.required) >= 5
+
+
+def test_key_entries(glossary):
+    assert glossary.forbidden["質量"] == "品質"
+    assert glossary.forbidden["融資活動"] == "籌資活動"
+    assert glossary.forbidden["市盈率"] == "本益比"
+    assert {"EPS", "EBITDA", "GAAP", "10-K", "8-K", "LIBOR", "NT$", "mw", "bps", "Q4", "FY"} <= glossary.allowed_english
+    by_en = {r.en: r for r in glossary.required}
+    assert by_en["long-term debt"].must == "長期債務" and by_en["long-term debt"].forbidden_forms == ("長期負債",)
+    assert by_en["million"].must == "百萬" and by_en["million"].forbidden_forms == ()
+    pe = next(r for r in glossary.required if "p/e ratio" in r.phrases)
+    assert pe.must == "本益比"
+    terms = {t.en: t.zh for t in glossary.terms}
+    assert terms["goodwill"] == "商譽" and terms["treasury stock / treasury shares"] == "庫藏股"
+    assert glossary.forbidden_exceptions["質量"] == ("品質量", "物質量")
+
+
+def test_listed_taiwan_forms_do_not_trip_the_checker(glossary):
+    """The advice itself must pass: replacements and Taiwan terms have no PRC term or Simplified char."""
+    for bad, good in glossary.forbidden.items():
+        assert check_zh(good) == [], (bad, good)
+    for term in glossary.terms:
+        assert check_zh(term.zh) == [], term
+    for req in glossary.required:
+        assert check_zh(req.must) == [], req
+
+
+def test_not_listed_as_forbidden(glossary):
+    """Taiwan-standard words the brief says must never be forbidden."""
+    for ok in ["現金流量表", "公允價值", "信用卡", "上市公司", "財務報表", "權益", "營業收入"]:
+        assert find_prc_terms(ok) == [], ok
+
+
+def test_allowed_tokens_pass_the_residue_rule(glossary):
+    for token in glossary.allowed_english:
+        assert find_english_residue(f"數值 {token} 為 5") == [], token
+
+
+def test_cached_per_path():
+    assert load_glossary() is load_glossary(paths.GLOSSARY_PATH)
+
+
+GOOD = """# t
+## 2. 術語表
+| English | 臺灣用語 | 備註 |
+|---|---|---|
+| goodwill | 商譽 | |
+
+### 禁用中國用語 (forbidden PRC terms)
+| 禁用 | 臺灣用語 | 備註 |
+|---|---|---|
+| 質量 | 品質 | 例外：品質量 |
+
+### 允許的英文 (allowed English tokens)
+| 英文 | 說明 |
+|---|---|
+| EPS | |
+
+### 必要譯法 (required renderings)
+| English | 必須用 | 不可用 |
+|---|---|---|
+| long-term debt | 長期債務 | 長期負債 |
+
+### 簡體偵測允許字 (simplified-detection allow-list)
+| 字 | 理由 |
+|---|---|
+| 台 | 台灣 |
+"""
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "g.md"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_minimal_glossary_parses(tmp_path):
+    g = load_glossary(_write(tmp_path, GOOD))
+    assert g.forbidden == {"質量": "品質"} and g.allowed_english == {"EPS"} and g.simplified_allow == {"台"}
+
+
+@pytest.mark.parametrize("old,new,line,words", [
+    ("| 質量 | 品質 | 例外：品質量 |", "| 質量 | 品質 |", 10, "2 cells"),
+    ("| 台 | 台灣 |", "| 台灣 | 台灣 |", 25, "one character"),
+    ("| goodwill | 商譽 | |", "| | 商譽 | |", 5, "empty first cell"),
+    ("| 質量 | 品質 | 例外：品質量 |", "| 質量 | 品質 | 例外：品質 |", 10, "does not contain"),
+    ("| EPS | |", "| EPS 2 | |", 15, "one word"),
+])
+def test_malformed_rows_name_file_and_line(tmp_path, old, new, line, words):
+    path = _write(tmp_path, GOOD.replace(old, new))
+    with pytest.raises(InputError) as err:
+        parse_glossary(path.read_text(encoding="utf-8"), path)
+    assert err.value.path == str(path) and err.value.line == line
+    assert words in str(err.value)
+
+
+def test_duplicate_forbidden_term(tmp_path):
+    text = GOOD.replace("| 質量 | 品質 | 例外：品質量 |", "| 質量 | 品質 | |\n| 質量 | 品質 | |")
+    with pytest.raises(InputError, match="listed twice"):
+        parse_glossary(text, tmp_path / "g.md")
+
+
+def test_missing_heading_and_missing_file(tmp_path):
+    with pytest.raises(InputError, match="heading missing"):
+        parse_glossary(GOOD.replace("### 必要譯法 (required renderings)", "### other"), tmp_path / "g.md")
+    with pytest.raises(InputError, match="not found"):
+        load_glossary(tmp_path / "nope.md")
+
+
+def test_missing_separator_row(tmp_path):
+    text = GOOD.replace("| 英文 | 說明 |\n|---|---|\n", "| 英文 | 說明 |\n")
+    with pytest.raises(InputError, match="separator") as err:
+        parse_glossary(text, tmp_path / "g.md")
+    assert err.value.line is not None
