@@ -106,11 +106,13 @@ def extract_number(output: str | None) -> NumberExtraction:
     text = strip_think(output)
     seg = answer_segment(text)
     if seg is not None:
-        seg_text = clean_latex(_first_lines(seg))
-        inner = last_boxed(seg_text)
-        num = first_answer_number(clean_latex(inner) if inner is not None else seg_text)
-        if num is not None:
-            return NumberExtraction(STRICT, num, seg_text)
+        # The answer is on the marker's line, or on the next non-empty line when the marker ends its line.
+        for line in [ln for ln in seg.splitlines() if ln.strip()][:2]:
+            line = clean_latex(line)
+            inner = last_boxed(line)
+            num = first_answer_number(clean_latex(inner) if inner is not None else line)
+            if num is not None:
+                return NumberExtraction(STRICT, num, line)
     boxed = last_boxed(text)
     if boxed is not None:
         b = clean_latex(boxed)
@@ -236,7 +238,12 @@ def extract_conclusion(output: str | None) -> tuple[str, str | None]:
     return NONE, None
 
 
+def recall_text(output: str | None) -> str:
+    """The visible output as step_recall reads it: think removed, LaTeX unwrapped, and the 「步驟 N：」
+    labels blanked (their N is not a value)."""
+    return _STEP_LABEL.sub(" ", clean_latex(strip_think(output)))
+
+
 def numbers_for_recall(output: str | None) -> list[Num]:
-    """Every number of the visible output, without the 「步驟 N：」 labels (their N is not a value)."""
-    text = _STEP_LABEL.sub(" ", clean_latex(strip_think(output)))
-    return find_numbers(text)
+    """Every number of the visible output as step_recall sees it."""
+    return find_numbers(recall_text(output))

@@ -18,7 +18,8 @@ Rules, tried in this order; the first that fires decides and is recorded as ``pa
    A question is a percent question when the gold answer string ends with "%", or the question
    (zh-TW, and the English original when given) asks for one: 百分比, 百分率, 百分點, 比率, 比例, 比重,
    佔比, 成長率, 增長率, 增加率, 減少率, 下降率, 變動率, 變化率, 報酬率, 收益率, 殖利率, 利潤率, 毛利率,
-   淨利率, 利率, 稅率, %, ％, "percent", "percentage", "growth rate", "rate of return".
+   淨利率, 利率, 稅率, %, ％, "percent", "percentage", "growth rate", "rate of return" — unless the
+   same question asks for a multiple (以倍數表示, 幾倍, 倍數, 多少倍, "times").
    Known leniency, chosen on purpose: because a % sign is not used to rescale in percent questions,
    "0.141%" also matches gold 0.141 — FinQA gold values are sometimes in percentage points without a
    % in the gold string, and rejecting "16.94%" there would be the worse error.
@@ -66,13 +67,15 @@ _PERCENT_CUES = re.compile(
     r"報酬率|收益率|殖利率|利潤率|毛利率|淨利率|利率|稅率|%|％|percent|growth rate|rate of return",
     re.I,
 )
+_TIMES_CUES = re.compile(r"以倍數表示|幾倍|倍數|多少倍|times", re.I)
 _BPS_CUES = re.compile(r"基點|bps|basis point", re.I)
 
 
 def is_percent_question(gold_answer: str | None, *questions: str | None) -> bool:
     if gold_answer is not None and normalize(str(gold_answer)).strip().endswith("%"):
         return True
-    return any(q and _PERCENT_CUES.search(q) for q in questions)
+    # 「負債對權益比率（以倍數表示）」 asks for a multiple, not a percentage.
+    return any(q and _PERCENT_CUES.search(q) and not _TIMES_CUES.search(q) for q in questions)
 
 
 def is_bps_question(*questions: str | None) -> bool:

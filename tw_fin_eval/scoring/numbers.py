@@ -19,6 +19,8 @@ from dataclasses import dataclass
 # Full-width digits and signs → ASCII. The full-width comma 「，」 is deliberately NOT mapped to "," — in
 # Chinese text it separates clauses, and "94，2015" must not read as a thousands group.
 _FULLWIDTH = {ord("０") + i: ord("0") + i for i in range(10)}
+_FULLWIDTH.update({ord("Ａ") + i: ord("A") + i for i in range(26)})
+_FULLWIDTH.update({ord("ａ") + i: ord("a") + i for i in range(26)})
 _FULLWIDTH.update({
     ord("．"): ".", ord("％"): "%", ord("＄"): "$", ord("（"): "(", ord("）"): ")", ord("－"): "-",
     ord("＋"): "+", ord("−"): "-", ord("‐"): "-", ord("‑"): "-", ord("﹣"): "-", ord("\u3000"): " ",
@@ -41,6 +43,7 @@ _UNIT = (r"(?:%|個百分點|百分點|bps|bp|個基點|基點|兆|十億|千萬
 
 _NUM_RE = re.compile(
     rf"""
+    (?=[-+(\d.$NUHT新台臺百美])  # cheap first-character filter: most positions fail here
     (?P<lparen>\(\s*)?
     (?P<sign>[-+])?\s*
     (?P<pct_prefix>百分之\s*)?
@@ -57,7 +60,7 @@ _NUM_RE = re.compile(
 _DATE_SUFFIX = re.compile(r"\s*(?:年|月|日|季|週|周)")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Num:
     """One number as written in a text."""
 
@@ -83,7 +86,7 @@ class Num:
 
 
 def normalize(text: str) -> str:
-    """Map full-width digits, signs and spaces to ASCII (length-preserving, so offsets still hold)."""
+    """Map full-width digits, letters, signs and spaces to ASCII (length-preserving, so offsets still hold)."""
     return text.translate(_FULLWIDTH)
 
 
@@ -101,41 +104,44 @@ def _unit_info(unit: str | None, pct_prefix: bool) -> tuple[str | None, float]:
 
 
 def find_numbers(text: str) -> list[Num]:
-    """Every number in `text`, left to right. Digits glued to Latin letters (Q3, FY2015, 10-K's 10 is
-    kept) are skipped: they are names, not quantities."""
+    """Every number in `text`, left to right. Digits glued to Latin letters (Q3, FY2015) are skipped:
+    they are names, not quantities."""
     norm = normalize(text)
     out: list[Num] = []
+    unit_cache: dict[tuple[str | None, bool], tuple[str | None, float]] = {}
     for m in _NUM_RE.finditer(norm):
+        lparen, sign, pct_prefix, cur, sign2, num, exp, unit_word, cur2, rparen = m.groups()
         num_start = m.start("num")
-        prev = norm[num_start - 1] if num_start > 0 else ""
-        if prev.isascii() and (prev.isalpha() or prev == "_") and not m.group("cur"):
-            continue
-        raw = m.group("num").replace(",", "")
-        try:
-            bare = float(raw + (m.group("exp") or ""))
-        except ValueError:  # pragma: no cover - the regex only lets numerals through
-            continue
-        negative = (m.group("sign") == "-") ^ (m.group("sign2") == "-")
-        lparen, rparen = m.group("lparen"), m.group("rparen")
+        if num_start > 0 and not cur:
+            prev = norm[num_start - 1]
+            if prev.isascii() and (prev.isalpha() or prev == "_"):
+                continue
+        bare = float(num.replace(",", "") + (exp or ""))
+        negative = (sign == "-") ^ (sign2 == "-")
+        if sign:
+            # A sign glued to a preceding digit/letter is a range or a hyphen ("2015-2016"), not a minus.
+            sign_pos = m.start("sign")
+            if sign_pos > 0 and norm[sign_pos - 1].isascii() and norm[sign_pos - 1].isalnum():
+                negative = sign2 == "-"
         if lparen and rparen and not negative:
             negative = True  # accounting negative (1,234)
         start, end = m.start(), m.end()
-        start += len(m.group(0)) - len(m.group(0).lstrip())
         if lparen and not rparen:
-            start = m.start("sign") if m.group("sign") else (m.start("pct_prefix") if m.group("pct_prefix")
-                                                             else m.start("cur") if m.group("cur") else num_start)
+            start = (m.start("sign") if sign else m.start("pct_prefix") if pct_prefix
+                     else m.start("cur") if cur else num_start)
+        else:
+            while norm[start] == " " or norm[start] == "\t" or norm[start] == "\n":
+                start += 1
         if rparen and not lparen:
             end = m.start("rparen")
-        # A sign glued to a preceding digit/letter is a range or a hyphen ("2015-2016"), not a minus.
-        sign_pos = m.start("sign") if m.group("sign") else None
-        if sign_pos is not None and sign_pos > 0 and (norm[sign_pos - 1].isalnum() and norm[sign_pos - 1].isascii()):
-            negative = (m.group("sign2") == "-")
         if negative:
             bare = -bare
-        unit, mult = _unit_info(m.group("unit"), bool(m.group("pct_prefix")))
-        out.append(Num(text=text[start:end], start=start, end=end, bare=bare, unit=unit, multiplier=mult,
-                       currency=bool(m.group("cur") or m.group("cur2"))))
-    return _merge_compound(out, norm)
+        ukey = (unit_word, bool(pct_prefix))
+        info = unit_cache.get(ukey)
+        if info is None:
+            info = unit_cache[ukey] = _unit_info(unit_word, bool(pct_prefix))
+        out.append(Num(text[start:end], start, end, bare, info[0], info[1], bool(cur or cur2)))
+    return _merge_compound(out, norm) if len(out) > 1 else out
 
 
 def _merge_compound(nums: list[Num], norm: str) -> list[Num]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import re
 import sys
 import time
 import zlib
@@ -32,6 +33,7 @@ from tw_fin_eval.errors import InputError
 from tw_fin_eval.scoring import engine, match, report, samples, tasks
 
 RULE_TASKS = ("numeric", "conversation_numeric", "numeric_cot", "mcq")
+_ANSWER_LINE = re.compile(r"\n?[^\n]*答案[:：][^\n]*\s*$")
 _FULLWIDTH_DIGITS = str.maketrans("0123456789.", "０１２３４５６７８９．")
 
 
@@ -99,7 +101,8 @@ def gold_output(record: dict[str, Any], turn: int | None) -> str:
             return yes_no_text(match.normalize_yes_no(gold.get("answer_text") or "") == "yes", key)
         return numeric_text(float(gold["answer_value"]), gold.get("answer"), qs, key)
     if tt == "numeric_cot":
-        solution = record.get("solution") or ""
+        # The gold solution may already end with its own 「答案：」 line; the format under test replaces it.
+        solution = _ANSWER_LINE.sub("", record.get("solution") or "").rstrip()
         if record.get("answer_type") == "categorical":
             return f"{solution}\n答案：{record['answer_text']}"
         body = numeric_text(float(record["answer_value"]), record.get("answer"), [record.get("question")], key)

@@ -12,6 +12,7 @@ protocol-specific outcome (e.g. ``no_ground_truth``).
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from typing import Any
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.scoring import extract, judge, match
 from tw_fin_eval.scoring.match import DEFAULT_TOLERANCE, Tolerance
+from tw_fin_eval.scoring.numbers import find_numbers
 
 RULE, KEYWORD, JUDGE = "rule", "keyword", "judge"
 SCORED, PENDING, MISSING, ERROR, NOT_RUN = "scored", "pending", "missing", "error", "not_run"
@@ -174,22 +176,25 @@ def step_recall(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolera
     that carries the sign (減少 / 下降 / 虧損 / 流出 …)."""
     if not steps:
         return None
-    text = extract.strip_think(output)
-    nums = extract.numbers_for_recall(text)
-    label_text = extract._STEP_LABEL.sub(" ", extract.clean_latex(text))
+    label_text = extract.recall_text(output)
+    nums = find_numbers(label_text)
+    rel, abs_ = tol.rel, tol.abs
+    readings = []  # per number: its candidate values, computed once
+    for n in nums:
+        readings.append((n, (n.value, n.bare), n.bare / 100.0 if not n.percent else None))
     found = 0
     for step in steps:
         v = step.get("value")
-        if not _is_number(v):
+        if not _is_number(v) or not math.isfinite(v):
             continue
         rate = bool(match._PERCENT_CUES.search(str(step.get("label") or "")))
+        lim = max(abs_, rel * abs(v))
         hit = False
-        for n in nums:
-            cands = (n.value, n.bare) + ((n.bare / 100.0,) if rate and not n.percent else ())
-            if any(tol.close(c, v) for c in cands):
+        for n, cands, pct in readings:
+            if any(abs(c - v) <= lim for c in cands) or (rate and pct is not None and abs(pct - v) <= lim):
                 hit = True
-            elif v < 0 and n.bare > 0 and any(tol.close(-c, v) for c in cands):
-                before = label_text[max(0, n.start - _NEG_WORD_WINDOW):n.start] if n.start < len(label_text) else ""
+            elif v < 0 and n.bare > 0 and any(abs(c + v) <= lim for c in cands):
+                before = label_text[max(0, n.start - _NEG_WORD_WINDOW):n.start]
                 hit = bool(_NEG_BEFORE.search(before))
             if hit:
                 break

@@ -1,0 +1,186 @@
+"""Number parsing, answer extraction and matching: every format of the spec, accepted and rejected."""
+
+from __future__ import annotations
+
+import pytest
+
+from tw_fin_eval.scoring import extract, match
+from tw_fin_eval.scoring.match import Tolerance
+from tw_fin_eval.scoring.numbers import find_numbers, parse_number
+
+
+@pytest.mark.parametrize("text,value", [
+    ("94", 94.0),
+    ("1,234,567", 1234567.0),
+    ("１２３．４", 123.4),
+    ("−5.2", -5.2),
+    ("－7", -7.0),
+    ("(1,234)", -1234.0),
+    ("（1,234）", -1234.0),
+    ("14.1%", 0.141),
+    ("14.1％", 0.141),
+    ("百分之 14.1", 0.141),
+    ("NT$ -1,234 元", -1234.0),
+    ("US$94 million", 94e6),
+    ("$ 5735", 5735.0),
+    ("1.2億", 1.2e8),
+    ("3,500萬元", 3.5e7),
+    ("1億2,000萬", 1.2e8),
+    ("2.5 千萬", 2.5e7),
+    ("3 十億", 3e9),
+    ("1.5兆", 1.5e12),
+    ("4 千元", 4000.0),
+    ("94 百萬美元", 94e6),
+    ("25 bps", 0.0025),
+    ("2.5 個百分點", 0.025),
+    (".5", 0.5),
+    ("-$94", -94.0),
+])
+def test_parse_number_values(text, value):
+    n = parse_number(text)
+    assert n is not None
+    assert n.value == pytest.approx(value)
+
+
+def test_separators_and_ranges_are_not_misread():
+    assert [n.value for n in find_numbers("94，2015")] == [94.0, 2015.0]  # full-width comma is not a separator
+    assert [n.value for n in find_numbers("2015-2016")] == [2015.0, 2016.0]  # a range, not a minus
+    assert [n.value for n in find_numbers("Q3 營收 5")] == [5.0]  # Q3 is a name
+    assert [n.value for n in find_numbers("答案：94（百萬美元）")] == [94.0]
+
+
+@pytest.mark.parametrize("output,mode,extracted", [
+    ("計算如下……\n答案：94", "strict", "94"),
+    ("答案: 94", "strict", "94"),
+    ("Answer: 94", "strict", "94"),
+    ("ANSWER：94", "strict", "94"),
+    ("最終答案：94", "strict", "94"),
+    ("**答案**：\n\n**94**", "strict", "94"),
+    ("答案：12\n再檢查一次。\n答案：94", "strict", "94"),  # the LAST marker
+    ("答案：2015 年為 94", "strict", "94"),  # a leading year is skipped
+    ("答案：$\\boxed{94}$", "strict", "94"),
+    ("所以結果是 \\boxed{94}。", "boxed", "94"),
+    ("\\boxed{\\frac{1}{2}} 不對，應為 \\boxed{94}", "boxed", "94"),
+    ("兩年相差 94。", "last_number", "94"),
+    ("無法計算。", "none", None),
+    ("答案：1.52\n計算結果為 \\boxed{151.9\\%}", "strict", "1.52"),  # the marker line wins over a later boxed
+])
+def test_extraction_modes(output, mode, extracted):
+    ext = extract.extract_number(output)
+    assert ext.mode == mode
+    assert ext.extracted == extracted
+
+
+def test_think_is_stripped_first():
+    out = "<think>答案：5829 嗎？不，要相減。</think>\n答案：94"
+    assert extract.extract_number(out).extracted == "94"
+    assert extract.extract_number("<think>答案：94</think>").mode == "none"  # only thinking, no answer
+    assert extract.extract_number("<think>還在想 94").mode == "none"  # ran out of tokens while thinking
+    assert extract.strip_think("推理……</think>答案：7") == "答案：7"  # a stray closing tag
+
+
+def test_marker_without_number_does_not_take_reasoning_numbers():
+    assert extract.extract_number("先算 5829 − 5735。\n答案：無法判斷").mode == "none"
+
+
+def ok(output, gold, gold_answer=None, question=None, tol=match.DEFAULT_TOLERANCE):
+    return match.match_numeric(output, gold, gold_answer=gold_answer, questions=[question], tol=tol)
+
+
+@pytest.mark.parametrize("output,gold,gold_answer,question", [
+    ("答案：14.1%", 0.141, "14.1%", None),
+    ("答案：0.141", 0.141, "14.1%", None),
+    ("答案：14.1", 0.141, None, "營收成長率為何？"),
+    ("答案：14%", 0.141, None, "營收成長率為何？"),  # within 1% relative
+    ("答案：16.94%", 16.93811, "16.93%", "what percentage"),  # gold already in percentage points
+    ("答案：0.1694", 16.93811, "16.93%", "what percentage"),
+    ("答案：約 1.2 億元", 1.2e8, None, None),
+    ("答案：3,500萬元", 3.5e7, None, None),
+    ("答案：NT$ 5,829.00", 5829.0, None, None),
+    ("答案：(1,234)", -1234.0, None, None),
+    ("答案：−1,234", -1234.0, None, None),
+    ("答案：１２３", 123.0, None, None),
+    ("答案：94.9", 94.0, None, None),  # 0.96% relative
+    ("答案：0.004", 0.0, None, None),  # absolute 0.005
+    ("答案：25 bps", 25.0, None, "利差變動了幾個基點？"),
+    ("答案：25 bps", 0.0025, None, "利差變動為何？"),
+    ("答案：127.5%", 1.275, None, "2018 年的總額相對於 2017 年為何？"),
+])
+def test_numeric_accepts(output, gold, gold_answer, question):
+    assert ok(output, gold, gold_answer, question).correct
+
+
+@pytest.mark.parametrize("output,gold,gold_answer,question", [
+    ("答案：940", 94.0, "94", None),  # contains the right digits, wrong value
+    ("答案：1994", 94.0, "94", None),
+    ("答案：9.4", 94.0, "94", None),
+    ("答案：-94", 94.0, "94", None),  # sign counts
+    ("答案：95", 94.0, "94", None),  # 1.06%
+    ("答案：0.0141", 0.141, "14.1%", None),  # percent scale ×10 off
+    ("答案：1410%", 0.141, "14.1%", None),
+    ("答案：1.2 億", 1.2e7, None, None),
+    ("答案：15.51%", 0.141, "14.1%", None),  # ×1.1
+    ("答案：94", 94.0 * 1e6, None, None),  # bare numeral of a value in units
+    ("答案：80.5", 0.805, "0.80", "負債對權益比率（以倍數表示）"),  # a multiple, not a percentage
+])
+def test_numeric_rejects(output, gold, gold_answer, question):
+    assert not ok(output, gold, gold_answer, question).correct
+
+
+def test_unit_restating_path_is_counted():
+    m = ok("答案：94 百萬美元", 94.0, "94", "淨營收增加多少（百萬美元）？")
+    assert m.correct and m.path == match.PATH_BARE
+    m = ok("答案：9,400 萬美元", 94e6, None, None)
+    assert m.correct and m.path == match.PATH_VALUE
+    assert ok("答案：14.1", 0.141, None, "成長率？").path == match.PATH_PERCENT
+
+
+def test_tolerance_is_configurable():
+    assert ok("答案：95", 94.0).correct is False
+    assert ok("答案：95", 94.0, tol=Tolerance(rel=0.02, abs=0.0)).correct
+    assert ok("答案：0.004", 0.0, tol=Tolerance(rel=0.01, abs=0.001)).correct is False
+
+
+def test_percent_question_detection():
+    assert match.is_percent_question("14.1%")
+    assert match.is_percent_question("0.141", "營收成長率為何？")
+    assert match.is_percent_question("0.141", "", "what is the percentage change?")
+    assert not match.is_percent_question("94", "淨營收增加多少？")
+    assert not match.is_percent_question("0.80", "負債對權益比率（以倍數表示）")
+
+
+@pytest.mark.parametrize("output,gold,expected", [
+    ("答案：是", "yes", True), ("答案：否", "no", True), ("答案：不是", "no", True), ("答案：不是", "yes", False),
+    ("Answer: Yes.", "yes", True), ("Answer: no", "yes", False), ("答案：是的，較高。", "yes", True),
+    ("<think>答案：否</think>答案：是", "yes", True), ("答案：對", "yes", True), ("答案：沒有", "no", True),
+    ("綜上，答案為 \\boxed{否}", "no", True), ("比較後可知：yes", "yes", True), ("無法判斷。", "yes", False),
+])
+def test_yes_no(output, gold, expected):
+    assert match.match_yes_no(output, gold).correct is expected
+
+
+@pytest.mark.parametrize("output,gold,fmt,expected", [
+    ("答案：B", ["B"], "letter", True),
+    ("答案：(B)", ["B"], "letter", True),
+    ("答案：選項 B：銀行的 A 級客戶", ["B"], "letter", True),  # option text does not add codes
+    ("答案：b", ["B"], "letter", True),
+    ("答案：Ｃ", ["C"], "letter", True),
+    ("答案：A、C", ["A", "C"], "letter", True),
+    ("答案：A 和 C", ["A", "C"], "letter", True),
+    ("答案：A", ["A", "C"], "letter", False),  # multi-answer needs all
+    ("答案：A、B、C", ["A", "C"], "letter", False),  # and nothing else
+    ("答案：(2)", ["2"], "number", True),
+    ("答案：（1）、（3）", ["1", "3"], "number", True),
+    ("答案：2", ["B"], "letter", True),  # cross format, counted
+    ("所以選 \\boxed{D}", ["D"], "letter", True),
+    ("答案：D", ["B"], "letter", False),
+    ("我認為是 B 或 C", ["B"], "letter", False),
+])
+def test_choice(output, gold, fmt, expected):
+    assert match.match_choice(output, gold, fmt).correct is expected
+
+
+def test_choice_cross_format_flag():
+    m = match.match_choice("答案：2", ["B"], "letter")
+    assert m.cross_format and m.predicted == ["B"]
+    assert not match.match_choice("答案：B", ["B"], "letter").cross_format

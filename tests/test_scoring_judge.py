@@ -1,0 +1,211 @@
+"""The judge protocol: tolerant verdict parsing, the built-in protocols, and real HTTP calls against the
+project's fake OpenAI-compatible server (judge up, judge down, unparseable replies, judged twice)."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+from tw_fin_eval.scoring import engine, judge, samples, tasks
+from tw_fin_eval.scoring.judge import JudgeConfig, JudgeRequest
+
+server_mod = pytest.importorskip("tw_fin_eval.testing.openai_server")
+
+
+@pytest.mark.parametrize("reply", [
+    '{"score": 8, "conclusion_correct": true}',
+    '理由：結論正確，但缺少法規依據。\n```json\n{"score": 8, "conclusion_correct": true}\n```',
+    "分析……\n｛“score”：8，“conclusion_correct”：true｝",  # Chinese punctuation
+    "{'score': 8, 'conclusion_correct': True}",  # Python literal style
+    '{"score": 8, "conclusion_correct": true,}',  # trailing comma
+    '例如 {"score": 3, "conclusion_correct": false} 是錯的；本題：\n{"score": "8", "conclusion_correct": "是"}',
+])
+def test_score_protocol_parses_tolerantly(reply):
+    p = judge.PROTOCOLS["score_0_10"]
+    v = p.parse(reply, JudgeRequest(None, "", "score_0_10"))
+    assert v.outcome == judge.SCORED
+    assert v.score == 8 and v.correct is True
+
+
+@pytest.mark.parametrize("reply,score,passed", [
+    ('{"score": 7, "conclusion_correct": true}', 7, True),
+    ('{"score": 6, "conclusion_correct": true}', 6, False),  # below 7
+    ('{"score": 9, "conclusion_correct": false}', 9, False),  # conclusion wrong
+    ('{"score": 0, "conclusion_correct": false}', 0, False),
+])
+def test_score_protocol_pass_rule(reply, score, passed):
+    v = judge.PROTOCOLS["score_0_10"].parse(reply, JudgeRequest(None, "", "score_0_10"))
+    assert (v.score, v.correct) == (score, passed)
+
+
+@pytest.mark.parametrize("reply", [
+    None, "", "我給 8 分。", '{"score": 11, "conclusion_correct": true}', '{"score": "高", "conclusion_correct": true}',
+    '{"score": 8}', '{"score": 8, "conclusion_correct": "也許"}', '{"score": 8, "conclusion_correct": tru',
+])
+def test_unparseable_is_missing_never_zero(reply):
+    v = judge.PROTOCOLS["score_0_10"].parse(reply, JudgeRequest(None, "", "score_0_10"))
+    assert v.outcome == judge.MISSING
+    assert v.score is None and v.correct is None and v.reason
+
+
+def test_rubric_protocol():
+    rec = samples.financeagent(1, "Q", "A", [("correctness", "甲"), ("correctness", "乙"), ("contradiction", "丙")])
+    req = judge.PROTOCOLS["rubric"].build(rec, "回答")
+    assert "[正確性]" in req.user and "[不矛盾]" in req.user and req.meta["n"] == 3
+    p = judge.PROTOCOLS["rubric"]
+    all_pass = p.parse('{"criteria": [{"id": 1, "pass": true}, {"id": 2, "pass": true}, {"id": 3, "pass": true}]}', req)
+    assert all_pass.correct is True and all_pass.score == 10
+    one_fail = p.parse('說明\n{"criteria": [{"id": 1, "pass": true}, {"id": 2, "pass": false}, {"id": 3, "pass": true}]}',
+                       req)
+    assert one_fail.correct is False and one_fail.score == pytest.approx(20 / 3)
+    assert [c["operator"] for c in one_fail.detail["criteria"]] == ["correctness", "correctness", "contradiction"]
+    partial = p.parse('{"criteria": [{"id": 1, "pass": true}]}', req)
+    assert partial.outcome == judge.MISSING  # a criterion without a verdict is not a pass or a fail
+
+
+def test_conclusion_protocol():
+    p = judge.PROTOCOLS["conclusion"]
+    req = p.build({"question": "q", "answer_text": "高風險"}, "答案：高風險")
+    assert "高風險" in req.user
+    assert p.parse('{"correct": true}', req).correct is True
+    assert p.parse("```\n{\"correct\": false}\n```", req).correct is False
+    assert p.parse('{"correct": "maybe"}', req).outcome == judge.MISSING
+
+
+def test_plugin_protocol_registration():
+    """A new benchmark registers its own protocol for its task type (FinSearchComp does this)."""
+
+    class Binary(judge.JudgeProtocol):
+        name = "test_binary"
+
+        def build(self, record, response, turn=None):
+            return JudgeRequest(record["judge_system"], record["judge_template"].format(response=response), self.name)
+
+        def parse(self, raw, request):
+            obj = judge.last_object_with(raw, ["score"])
+            if obj is None:
+                return judge.missing(raw, "no score")
+            if obj["score"] == "null":
+                return judge.Verdict("no_ground_truth", raw=raw)
+            return judge.Verdict(judge.SCORED, correct=obj["score"] == 1, raw=raw)
+
+    judge.register_protocol(Binary())
+    judge.register_task_protocol("open_judge", "test_binary")
+    try:
+        recs = [{"id": f"x-{i}", "dataset": "X", "task_type": "open_judge", "question": "q",
+                 "judge_system": "sys", "judge_template": "答：{response}"} for i in range(3)]
+        replies = {"答：a": '{"score":1}', "答：b": '{"score":"null"}', "答：c": "???"}
+        with server_mod.FakeOpenAIServer(lambda body: replies[body["messages"][-1]["content"]]) as srv:
+            runs = engine.RunsIndex(success={("x-0", None): "a", ("x-1", None): "b", ("x-2", None): "c"})
+            out = engine.score(recs, runs, judge_config=JudgeConfig(srv.url, "j", max_retries=0), progress=False)
+            assert srv.requests[0]["messages"][0] == {"role": "system", "content": "sys"}
+        assert [it.status for it in out.items] == [tasks.SCORED, "no_ground_truth", tasks.MISSING]
+        assert out.items[0].correct is True and out.items[0].decided_by == tasks.JUDGE
+    finally:
+        judge.TASK_PROTOCOLS.pop("open_judge", None)
+        judge.PROTOCOLS.pop("test_binary", None)
+
+
+def _judge_reply(body: dict) -> str:
+    user = body["messages"][-1]["content"]
+    if "評分要點" in user:
+        return '{"criteria": [{"id": 1, "pass": true}, {"id": 2, "pass": true}, {"id": 3, "pass": false}]}'
+    if "疑似洗錢" in user:
+        return "理由：正確。\n```json\n{\"conclusion_correct\": true, \"score\": 9}\n```"
+    if "流動比率" in user:
+        return "這題我無法評分。"  # unparseable → missing
+    return '{"correct": false}'
+
+
+def _outputs(recs):
+    from tw_fin_eval.scoring import selfcheck
+
+    return engine.RunsIndex(success=selfcheck.build_outputs(recs))
+
+
+def test_judge_end_to_end_with_fake_server():
+    recs = samples.sample_records()
+    with server_mod.FakeOpenAIServer(_judge_reply) as srv:
+        out = engine.score(recs, _outputs(recs), judge_config=JudgeConfig(srv.url, "judge-m", max_retries=0),
+                           progress=False)
+        assert all(r["model"] == "judge-m" for r in srv.requests)
+        assert len(srv.requests) == 3  # short_answer, case_study, financeagent; the rest were decided by rules
+    by = {(it.id, it.turn): it for it in out.items}
+    sa, cs, fa = by[("finllm450-0003", None)], by[("finllm450-0004", None)], by[("financeagent_tw-0001", None)]
+    assert (sa.status, sa.correct, sa.score, sa.decided_by) == (tasks.SCORED, True, 9.0, tasks.JUDGE)
+    assert "conclusion_correct" in sa.judge_raw
+    assert cs.status == tasks.MISSING and cs.correct is None and cs.score is None
+    assert fa.status == tasks.SCORED and fa.correct is False
+    assert by[("finqa_tw-test-0001", None)].decided_by == tasks.RULE
+
+
+def _closed_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def test_judge_down_makes_judged_items_pending_and_rules_still_score():
+    recs = samples.sample_records()
+    cfg = JudgeConfig(f"http://127.0.0.1:{_closed_port()}/v1", "judge-m", max_retries=0, concurrency=1)
+    runner = judge.JudgeRunner(cfg, progress=False)
+    out = engine.score(recs, _outputs(recs), judge_config=cfg, judge_runner=runner, progress=False)
+    judged = [it for it in out.items if it.task_type in {"short_answer", "case_study", "open_rubric_agent"}]
+    assert judged and all(it.status == tasks.PENDING for it in judged)
+    assert all("judge" in it.reason and "connect" in it.reason for it in judged)
+    ruled = [it for it in out.items if it.task_type in {"numeric", "conversation_numeric", "mcq"}]
+    assert ruled and all(it.status == tasks.SCORED and it.correct for it in ruled)
+
+
+def test_judge_declared_down_stops_calling():
+    cfg = JudgeConfig(f"http://127.0.0.1:{_closed_port()}/v1", "m", max_retries=0, concurrency=1)
+    runner = judge.JudgeRunner(cfg, progress=False)
+    reqs = [JudgeRequest(None, f"q{i}", "conclusion") for i in range(10)]
+    verdicts = runner.run(reqs)
+    assert all(vs[0].outcome == judge.PENDING for vs in verdicts)
+    assert runner.calls == 3  # after 3 unreachable calls, the rest are pending without a call
+    assert "unreachable" in verdicts[-1][0].reason
+
+
+def test_no_judge_configured_is_pending():
+    recs = samples.sample_records()
+    out = engine.score(recs, _outputs(recs), progress=False)
+    pend = [it for it in out.items if it.status == tasks.PENDING]
+    assert {it.task_type for it in pend} == {"short_answer", "case_study", "open_rubric_agent"}
+    assert all(it.reason == "no judge configured" for it in pend)
+
+
+def test_judged_twice_reports_agreement():
+    calls = {"n": 0}
+
+    def flaky(body):
+        user = body["messages"][-1]["content"]
+        if "疑似洗錢" in user:
+            return '{"conclusion_correct": true, "score": 8}'
+        calls["n"] += 1  # the case study flips between runs
+        score = 8 if calls["n"] % 2 else 5
+        return json.dumps({"conclusion_correct": True, "score": score})
+
+    recs = [r for r in samples.sample_records() if r["task_type"] in {"short_answer", "case_study"}]
+    with server_mod.FakeOpenAIServer(flaky) as srv:
+        cfg = JudgeConfig(srv.url, "j", max_retries=0, repeats=2, concurrency=1)
+        out = engine.score(recs, _outputs(recs), judge_config=cfg, progress=False)
+    a = out.agreement["all"]
+    assert a["items_judged_twice"] == 2 and a["both_scored"] == 2
+    assert a["agreement"] == 0.5 and a["mean_abs_score_diff"] == pytest.approx(1.5)
+    assert isinstance(out.items[0].judge_verdict, list) and len(out.items[0].judge_verdict) == 2
+
+
+def test_agreement_kappa():
+    v = judge.Verdict
+    pairs = [[v("scored", correct=True), v("scored", correct=True)], [v("scored", correct=False), v("scored", correct=False)],
+             [v("scored", correct=True), v("scored", correct=False)], [v("missing"), v("scored", correct=True)]]
+    a = judge.agreement(pairs)
+    assert a["both_scored"] == 3 and a["agreement"] == pytest.approx(2 / 3)
+    pe = (2 / 3) * (1 / 3) + (1 / 3) * (2 / 3)  # run 1 passes 2 of 3, run 2 passes 1 of 3
+    assert a["kappa"] == pytest.approx((2 / 3 - pe) / (1 - pe))
+    assert a["outcome_disagreements"] == 1
