@@ -296,6 +296,156 @@ def _(p):
     return fv[0] - fv[1], {"機器人理財期末價值": fv[0]}
 
 
+# ---------------------------------------------------------------- mergers_acquisitions
+
+
+@oracle("deal_structure_basic1")
+def _(p):
+    return p["nt"] * p["offer"] / p["pa"], {}
+
+
+@oracle("deal_structure_basic2")
+def _(p):
+    return p["price"] * p["nt"] - p["price"] * p["nt"] * (1 - p["cash_w"]), {}
+
+
+@oracle("deal_structure_inter1")
+def _(p):
+    return 1 / (1 + p["na"] / (p["nt"] * p["ratio"])), {"發行新股數": p["nt"] * p["ratio"]}
+
+
+def _accretion(ni_a, na, ni_new, new_shares):
+    return (ni_new * na) / (ni_a * (na + new_shares)) - 1
+
+
+@oracle("deal_structure_inter2")
+def _(p):
+    return _accretion(p["ni_a"], p["na"], p["ni_a"] + p["ni_t"], p["deal"] / p["pa"]), {}
+
+
+@oracle("deal_structure_adv1")
+def _(p):
+    t = p["tax"]
+    cash = p["deal"] * p["cash_w"]
+    ni = p["ni_a"] + p["ni_t"] + (p["syn"] - cash * p["i"]) * (1 - t)
+    return _accretion(p["ni_a"], p["na"], ni, p["deal"] * (1 - p["cash_w"]) / p["pa"]), {"合併後預估稅後淨利": ni}
+
+
+@oracle("due_diligence_basic1")
+def _(p):
+    return p["ebitda"] - p["gain"] + p["one_off"], {}
+
+
+@oracle("due_diligence_basic2")
+def _(p):
+    return p["price"] - p["peg"] + p["actual"], {}
+
+
+@oracle("due_diligence_inter1")
+def _(p):
+    cfo = p["ni"] + p["da"] - p["dwc"]
+    return ("是" if cfo < p["threshold"] * p["ni"] else "否"), {"營業活動現金流量": cfo}
+
+
+@oracle("due_diligence_inter2")
+def _(p):
+    ev = p["mult"] * (p["ebitda"] + p["salary"] + p["legal"])
+    return ev - p["net_debt"] - p["contingent"], {"企業價值": ev}
+
+
+@oracle("due_diligence_adv1")
+def _(p):
+    ebitda = p["ebitda"] - p["overstated"] * p["margin"] + p["addback"]
+    eq = p["mult"] * ebitda - p["net_debt"] - p["tax_owed"] - p["pension"]
+    return (eq - p["offer"]) / p["offer"], {"調整後權益價值": eq}
+
+
+@oracle("post_merger_integration_basic1")
+def _(p):
+    return p["one_off"] / (p["heads"] * p["cost"]), {}
+
+
+@oracle("post_merger_integration_basic2")
+def _(p):
+    return p["cust"] * p["arpu"] * p["attr"], {}
+
+
+@oracle("post_merger_integration_inter1")
+def _(p):
+    return p["run_rate"] * sum(p["ramp"]) - p["cost"], {}
+
+
+@oracle("post_merger_integration_inter2")
+def _(p):
+    return p["n"] * (p["it_a"] + p["it_t"] - p["it_new"]) - p["mig"], {}
+
+
+@oracle("post_merger_integration_adv1")
+def _(p):
+    at = p["run_rate"] * (1 - p["tax"])
+    flows = [-p["cost"], at * p["ramp"][0], at * p["ramp"][1], at, at, at]
+    return npf.npv(p["r"], flows), {"完全實現時的稅後綜效": at}
+
+
+@oracle("synergies_and_cost_savings_basic1")
+def _(p):
+    return p["opex"] * p["s"] * (1 - p["tax"]), {}
+
+
+@oracle("synergies_and_cost_savings_basic2")
+def _(p):
+    return p["cust"] * p["spend"] * p["margin"], {}
+
+
+@oracle("synergies_and_cost_savings_inter1")
+def _(p):
+    # a perpetuity is the limit of a long annuity: compare with npf.pv over 2,000 years
+    pv = -npf.pv(p["r"], 2000, p["syn"] * (1 - p["tax"]))
+    return pv - p["cost"], {"綜效現值（永續年金）": pv}
+
+
+@oracle("synergies_and_cost_savings_inter2")
+def _(p):
+    return p["syn"] / (p["r"] - p["g"]) - p["mcap"] * p["prem"], {}
+
+
+@oracle("synergies_and_cost_savings_adv1")
+def _(p):
+    pre = p["opex"] * p["s"] + p["rev"] * p["uplift"] * p["margin"] - p["dis"]
+    value = pre * (1 - p["tax"]) / (p["r"] - p["g"]) - p["cost"]
+    return value / p["shares"], {"稅前淨綜效": pre}
+
+
+@oracle("valuation_methods_basic1")
+def _(p):
+    return p["eps"] * p["shares"] * p["pe"], {}
+
+
+@oracle("valuation_methods_basic2")
+def _(p):
+    return p["ebitda"] * p["mult"] - p["net_debt"], {}
+
+
+@oracle("valuation_methods_inter1")
+def _(p):
+    ke = (1 - p["beta"]) * p["rf"] + p["beta"] * (p["rf"] + p["mrp"])
+    return p["d0"] * (1 + p["g"]) / (ke - p["g"]), {"權益資金成本": ke}
+
+
+@oracle("valuation_methods_inter2")
+def _(p):
+    vals = [p["ni"] * p["pe"], p["ebitda"] * p["mult"] - p["net_debt"], p["dcf"]]
+    return float(np.dot(vals, [p["w1"], p["w2"], p["w3"]])), {}
+
+
+@oracle("valuation_methods_adv1")
+def _(p):
+    f = [p["fcf0"] * (1 + p["g1"]) ** t for t in (1, 2, 3)]
+    tv = f[2] * (1 + p["gt"]) / (p["wacc"] - p["gt"])
+    ev = npf.npv(p["wacc"], [0, f[0], f[1], f[2] + tv])
+    return (ev - p["net_debt"]) / p["shares"], {"企業價值": ev, "第 3 年底終值": tv}
+
+
 # ---------------------------------------------------------------- tests
 
 
