@@ -331,6 +331,251 @@ def _(p):
     return [e, d, re, p["ytm"] * (1 - p["t"]), e / (e + d), w], w
 
 
+# ================================================================ crypto
+
+
+@oracle("defi_basic1")
+def _(p):
+    apy = math.exp(365 * math.log1p(p["apr"] / 365)) - 1
+    return [apy], apy
+
+
+@oracle("defi_basic2")
+def _(p):
+    return [p["qty"] * p["price"], p["qty"] * p["price"] * p["ltv"]], p["qty"] * p["price"] * p["ltv"]
+
+
+@oracle("defi_intermediate1")
+def _(p):
+    eff = p["dx"] * (1 - p["fee"])
+    out = p["y"] * eff / (p["x"] + eff)  # closed form of the constant-product swap
+    return [eff, p["x"] * p["y"], p["y"] - out, out], out
+
+
+@oracle("defi_intermediate2")
+def _(p):
+    val = p["qty"] * p["price"]
+    hf = val * p["lt"] / p["debt"]
+    drop = 1 - 1 / hf  # the price may fall until the health factor reaches 1
+    return [val, hf, p["price"] * (1 - drop), drop], drop
+
+
+@oracle("defi_advanced1")
+def _(p):
+    # explicit pool: half the value in tokens, half in stablecoins; arbitrage moves it along x·y = k
+    x0, y0 = p["v0"] / 2 / p["p0"], p["v0"] / 2
+    k = x0 * y0
+    x1, y1 = math.sqrt(k / p["p1"]), math.sqrt(k * p["p1"])
+    lp = x1 * p["p1"] + y1
+    hodl = x0 * p["p1"] + y0
+    fees = p["v0"] * p["fee_apr"] * p["days"] / 365
+    return [p["p1"] / p["p0"], hodl, lp, lp - hodl, fees, lp - hodl + fees], lp - hodl + fees
+
+
+@oracle("global_events_impact_basic1")
+def _(p):
+    pl = p["qty"] * p["p0"] * p["_shock"]
+    return [p["p0"] * (1 + p["_shock"]), pl], pl
+
+
+@oracle("global_events_impact_basic2")
+def _(p):
+    return [p["p1"] - p["p0"], p["p1"] / p["p0"] - 1], p["p1"] / p["p0"] - 1
+
+
+@oracle("global_events_impact_intermediate1")
+def _(p):
+    v0 = p["btc"] + p["eth"] + p["stable"]
+    v1 = p["btc"] * (1 + p["_sbtc"]) + p["eth"] * (1 + p["_seth"]) + p["stable"]
+    return [p["btc"] * p["_sbtc"], p["eth"] * p["_seth"], v1 - v0, v1 / v0 - 1], v1 / v0 - 1
+
+
+@oracle("global_events_impact_intermediate2")
+def _(p):
+    r = p["beta"] * p["_mkt"]
+    return [r, p["p0"] * (1 + r), p["qty"] * p["p0"] * r], p["qty"] * p["p0"] * r
+
+
+@oracle("global_events_impact_advanced1")
+def _(p):
+    growth = np.prod([1 + p["_e1"], 1 + p["_e2"], 1 + p["_e3"]])
+    prices = p["p0"] * np.cumprod([1 + p["_e1"], 1 + p["_e2"], 1 + p["_e3"]])
+    v0 = p["qty"] * p["p0"] * p["fx0"]
+    v1 = v0 * growth * p["fx1"] / p["fx0"]
+    return [*map(float, prices), float(growth - 1), v0, float(v1), float(v1 - v0)], float(v1 - v0)
+
+
+@oracle("regulations_basic1")
+def _(p):
+    gain = p["sell"] - p["buy"] - p["fees"]
+    return [gain, gain * p["rate"]], gain * p["rate"]
+
+
+@oracle("regulations_basic2")
+def _(p):
+    v = p["qty"] * p["price"]
+    return [v], ("是" if v >= p["threshold"] else "否")
+
+
+@oracle("regulations_intermediate1")
+def _(p):
+    a, b = p["q1"] * p["p1"], p["q2"] * p["p2"]
+    return [a, b, a + b + p["stable"], p["reserve"] / (a + b + p["stable"])], p["reserve"] / (a + b + p["stable"])
+
+
+@oracle("regulations_intermediate2")
+def _(p):
+    per_case = p["base"] + p["avg"] * p["rate"]
+    raw = p["n"] * per_case
+    return [p["n"] * p["avg"], p["n"] * p["avg"] * p["rate"], raw, min(raw, p["cap"])], min(raw, p["cap"])
+
+
+@oracle("regulations_advanced1")
+def _(p):
+    a, b = p["btc_q"] * p["btc_p"], p["eth_q"] * p["eth_p"]
+    tot = a + b + p["stable"]
+    req = max(p["floor"], tot * p["ratio"])
+    return [a, b, tot, tot * p["ratio"], req, req - p["capital"]], req - p["capital"]
+
+
+@oracle("sentiments_basic1")
+def _(p):
+    v = float(np.dot([p["w0"], p["w1"], p["w2"]], [p["s0"], p["s1"], p["s2"]]))
+    return [v], v
+
+
+@oracle("sentiments_basic2")
+def _(p):
+    n = p["bull"] + p["bear"] + p["neutral"]
+    return [n, p["bull"] / n - p["bear"] / n], p["bull"] / n - p["bear"] / n
+
+
+@oracle("sentiments_intermediate1")
+def _(p):
+    r = (p["alpha"] + p["beta"] * (p["s1"] - p["s0"])) / 100
+    return [p["s1"] - p["s0"], r, p["p0"] + p["p0"] * r], p["p0"] + p["p0"] * r
+
+
+@oracle("sentiments_intermediate2")
+def _(p):
+    periods = p["days"] * 24 / 8
+    return ([p["notional"] * p["rate"], periods, p["notional"] * p["rate"] * periods, p["rate"] * 1095],
+            p["notional"] * p["rate"] * periods)
+
+
+@oracle("sentiments_advanced1")
+def _(p):
+    xs = np.array([p["x0"], p["x1"], p["x2"]])
+    zs = (xs - np.array([p["m0"], p["m1"], p["m2"]])) / np.array([p["s0"], p["s1"], p["s2"]])
+    comp = float(zs @ np.array([0.4, 0.35, 0.25]))
+    r = comp * p["k"] / 100
+    return [*map(float, zs), comp, r, p["p0"] * (1 + r)], p["p0"] * (1 + r)
+
+
+@oracle("tokenomics_basic1")
+def _(p):
+    diff = (p["maxs"] - p["circ"]) * p["price"]
+    return [p["circ"] * p["price"], p["maxs"] * p["price"]], diff
+
+
+@oracle("tokenomics_basic2")
+def _(p):
+    new = p["per_block"] * p["blocks"]
+    return [new, new / p["supply"]], new / p["supply"]
+
+
+@oracle("tokenomics_intermediate1")
+def _(p):
+    alloc = p["total"] * p["team"]
+    schedule = [0.0] * p["cliff"] + [alloc / p["vest"]] * p["vest"]  # unlock per month
+    done = sum(schedule[: p["m"]])
+    return [alloc, alloc / p["vest"], done], done
+
+
+@oracle("tokenomics_intermediate2")
+def _(p):
+    nom = p["infl"] / p["staked"]
+    # a staker's share of supply grows by (1 + nom)/(1 + infl)
+    real = (1 + nom) / (1 + p["infl"]) - 1
+    return [nom, 1 + nom, real], real
+
+
+@oracle("tokenomics_advanced1")
+def _(p):
+    burned = p["burn"] * p["txs"]
+    s1 = p["s0"] + p["emission"] - burned
+    price = p["price"] * p["s0"] / s1
+    return [p["emission"], burned, p["emission"] - burned, s1, s1 / p["s0"] - 1, price], price
+
+
+@oracle("transaction_analysis_basic1")
+def _(p):
+    sats = p["size"] * p["feerate"]
+    return [sats, sats * p["price"] / 1e8], sats * p["price"] / 1e8
+
+
+@oracle("transaction_analysis_basic2")
+def _(p):
+    return [(p["n1"] - p["n0"]) / p["n0"], p["vol"] / p["n1"]], p["vol"] / p["n1"]
+
+
+@oracle("transaction_analysis_intermediate1")
+def _(p):
+    daily = p["per_block"] * (86_400 / p["block_time"])
+    return [p["per_block"] / p["block_time"], daily, daily * p["fee"]], daily * p["fee"]
+
+
+@oracle("transaction_analysis_intermediate2")
+def _(p):
+    ins = [v for k, v in sorted(p.items()) if k.startswith("in")]
+    fee = (sum(ins) - p["pay"] - p["change"]) * 1e8
+    return [sum(ins), p["pay"] + p["change"], fee, fee / p["size"]], fee / p["size"]
+
+
+@oracle("transaction_analysis_advanced1")
+def _(p):
+    cost = p["qty"] * p["pa"] + p["qty"] * p["pa"] * p["fee_a"]
+    got = p["qty"] - p["wd"]
+    net_sale = got * p["pb"] - got * p["pb"] * p["fee_b"]
+    return [cost, got, got * p["pb"], net_sale, net_sale - cost, net_sale / cost - 1], net_sale - cost
+
+
+@oracle("whale_detection_basic1")
+def _(p):
+    share = p["held"] / p["supply"]
+    return [share], "是" if p["held"] >= p["threshold"] * p["supply"] - 1e-9 else "否"
+
+
+@oracle("whale_detection_basic2")
+def _(p):
+    return [p["qty"] * p["price"], p["qty"] * p["price"] / p["vol"]], p["qty"] * p["price"] / p["vol"]
+
+
+@oracle("whale_detection_intermediate1")
+def _(p):
+    top = sum(v for k, v in p.items() if k.startswith("h"))
+    d = top / p["supply"] * 100 - p["prev"] * 100
+    return [top, top / p["supply"], d], d
+
+
+@oracle("whale_detection_intermediate2")
+def _(p):
+    # average of a linear price path between p0 and the post-trade price
+    impact = p["qty"] / p["depth"] / 100
+    p1 = p["p0"] - p["p0"] * impact
+    proceeds = p["qty"] * p["p0"] * (1 - impact / 2)
+    return [impact, p1, (p["p0"] + p1) / 2, proceeds], proceeds
+
+
+@oracle("whale_detection_advanced1")
+def _(p):
+    nets = [p[f"in{k}"] - p[f"out{k}"] for k in range(4)]
+    val = sum(nets) * p["price"]
+    share = val / p["vol"]
+    level = "賣壓強" if share >= 0.05 else "賣壓中" if share >= 0.02 else "賣壓弱"
+    return [*nets, sum(nets), val, share], level
+
+
 # ================================================================ generic checks
 
 DIFF_STEPS = {"基礎": (1, 2), "中級": (3, 4), "進階": (5, 99)}
