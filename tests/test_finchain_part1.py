@@ -474,8 +474,8 @@ def _(p):
 
 @oracle("tokenomics_basic1")
 def _(p):
-    diff = (p["maxs"] - p["circ"]) * p["price"]
-    return [p["circ"] * p["price"], p["maxs"] * p["price"]], diff
+    diff = p["maxs"] * p["price"] - p["circ"] * p["price"]
+    return [p["maxs"] - p["circ"], diff], diff
 
 
 @oracle("tokenomics_basic2")
@@ -505,7 +505,7 @@ def _(p):
     burned = p["burn"] * p["txs"]
     s1 = p["s0"] + p["emission"] - burned
     price = p["price"] * p["s0"] / s1
-    return [p["emission"], burned, p["emission"] - burned, s1, s1 / p["s0"] - 1, price], price
+    return [burned, p["emission"] - burned, s1, s1 / p["s0"] - 1, p["s0"] * p["price"], price], price
 
 
 @oracle("transaction_analysis_basic1")

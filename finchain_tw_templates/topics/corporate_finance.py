@@ -44,7 +44,7 @@ def cs_basic1(rng: random.Random) -> Problem:
          f"（以倍數表示）。{ASK_NUM}")
     c = Chain()
     de = c.add("負債對權益比率", debt / eq, f"負債總額 ÷ 權益總額 = {ntd(debt)} ÷ {ntd(eq)}", _x)
-    return c.numeric(q, de, num(de, 2), params={"debt": debt, "eq": eq})
+    return c.numeric(q, de, num(de), params={"debt": debt, "eq": eq})
 
 
 @template(D, "capital_structure", "capital_structure_basic2", "基礎")
@@ -89,7 +89,7 @@ def cs_inter2(rng: random.Random) -> Problem:
     de = c.add("負債對權益比", debt / eq, f"{ntd(debt)} ÷ {ntd(eq)}")
     adj = c.add("稅後槓桿調整", (1 - t) * de, f"（1 − {pct(t, 0)}）× {fmt_value(de)}")
     bl = c.add("有槓桿貝他值", bu * (1 + adj), f"{bu:.2f} × （1 + {fmt_value(adj)}）")
-    return c.numeric(q, bl, num(bl, 2), params={"bu": bu, "debt": debt, "eq": eq, "t": t})
+    return c.numeric(q, bl, num(bl), params={"bu": bu, "debt": debt, "eq": eq, "t": t})
 
 
 @template(D, "capital_structure", "capital_structure_advanced1", "進階")
@@ -155,7 +155,7 @@ def dp_inter1(rng: random.Random) -> Problem:
     d1 = c.add("下一期股利", d0 * (1 + g), f"{ntd(d0)} × （1 + {pct(g, 1)}）", lambda v: ntd(v, 4))
     spread = c.add("要求報酬率減成長率", r - g, f"{pct(r, 1)} − {pct(g, 1)}", pct)
     p0 = c.add("股票合理價格", d1 / spread, f"{ntd(d1, 4)} ÷ {pct(spread)}", ntd)
-    return c.numeric(q, p0, ntd(p0, 2), params={"d0": d0, "g": g, "r": r})
+    return c.numeric(q, p0, ntd(p0), params={"d0": d0, "g": g, "r": r})
 
 
 @template(D, "dividend_policies", "dividend_policies_intermediate2", "中級")
@@ -172,7 +172,7 @@ def dp_inter2(rng: random.Random) -> Problem:
     keep = c.add("資本支出所需權益資金", capex * we, f"{ntd(capex)} × {pct(we, 0)}", ntd)
     resid = c.add("可發放股利總額", ni - keep, f"{ntd(ni)} − {ntd(keep)}", ntd)
     dps = c.add("每股現金股利", resid / shares, f"{ntd(resid)} ÷ {shares:,}", lambda v: ntd(v, 4))
-    return c.numeric(q, dps, ntd(dps, 2), params={"capex": capex, "we": we, "ni": ni, "shares": shares})
+    return c.numeric(q, dps, ntd(dps), params={"capex": capex, "we": we, "ni": ni, "shares": shares})
 
 
 @template(D, "dividend_policies", "dividend_policies_advanced1", "進階")
@@ -193,7 +193,7 @@ def dp_adv1(rng: random.Random) -> Problem:
                 f"（{ntd(price)} − {ntd(cash_div)}）÷ （1 + {pct(ratio, 0)}）", lambda v: ntd(v, 4))
     mv = c.add("除權息後持股市值", (held + new) * ref, f"（{held:,} + {new:,.0f}）× {ntd(ref, 4)}", ntd)
     tot = c.add("持股市值與現金股利合計", mv + cash, f"{ntd(mv)} + {ntd(cash)}", ntd)
-    return c.numeric(q, tot, ntd(tot, 2), params={"price": price, "cash_div": cash_div, "stock_div": stock_div,
+    return c.numeric(q, tot, ntd(tot), params={"price": price, "cash_div": cash_div, "stock_div": stock_div,
                                                   "held": held})
 
 
@@ -211,7 +211,7 @@ def eps_basic1(rng: random.Random) -> Problem:
     c = Chain()
     common_ni = c.add("歸屬於普通股股東之淨利", ni - pref, f"{ntd(ni)} − {ntd(pref)}", ntd)
     eps = c.add("基本每股盈餘", common_ni / shares, f"{ntd(common_ni)} ÷ {shares:,}", lambda v: ntd(v, 4))
-    return c.numeric(q, eps, ntd(eps, 2), params={"ni": ni, "pref": pref, "shares": shares})
+    return c.numeric(q, eps, ntd(eps), params={"ni": ni, "pref": pref, "shares": shares})
 
 
 @template(D, "eps", "eps_basic2", "基礎")
@@ -226,7 +226,7 @@ def eps_basic2(rng: random.Random) -> Problem:
     c = Chain()
     e = c.add("每股盈餘", ni / shares, f"{ntd(ni)} ÷ {shares:,}", lambda v: ntd(v, 4))
     pe = c.add("本益比", price / e, f"{ntd(price)} ÷ {ntd(e, 4)}", _x)
-    return c.numeric(q, pe, num(pe, 2), params={"ni": ni, "shares": shares, "price": price})
+    return c.numeric(q, pe, num(pe), params={"ni": ni, "shares": shares, "price": price})
 
 
 @template(D, "eps", "eps_intermediate1", "中級")
@@ -247,7 +247,7 @@ def eps_inter1(rng: random.Random) -> Problem:
     w = c.add("加權平均流通在外股數", s0 + w_new - w_buy, f"{s0:,} + {fmt_value(w_new)} − {fmt_value(w_buy)}",
               _sh)
     eps = c.add("基本每股盈餘", ni / w, f"{ntd(ni)} ÷ {fmt_value(w)}", lambda v: ntd(v, 4))
-    return c.numeric(q, eps, ntd(eps, 2), params={"s0": s0, "m_new": m_new, "new": new, "m_buy": m_buy,
+    return c.numeric(q, eps, ntd(eps), params={"s0": s0, "m_new": m_new, "new": new, "m_buy": m_buy,
                                                   "buy": buy, "ni": ni})
 
 
@@ -269,7 +269,7 @@ def eps_inter2(rng: random.Random) -> Problem:
     conv = c.add("潛在普通股總數", shares + face / conv_price, f"{shares:,} + {ntd(face)} ÷ {ntd(conv_price)}",
                  _sh)
     deps = c.add("稀釋每股盈餘", adj_ni / conv, f"{ntd(adj_ni)} ÷ {fmt_value(conv)}", lambda v: ntd(v, 4))
-    return c.numeric(q, deps, ntd(deps, 2), params={"ni": ni, "shares": shares, "face": face, "coupon": coupon,
+    return c.numeric(q, deps, ntd(deps), params={"ni": ni, "shares": shares, "face": face, "coupon": coupon,
                                                     "conv_price": conv_price, "t": t})
 
 
@@ -295,7 +295,7 @@ def eps_adv1(rng: random.Random) -> Problem:
     inc = c.add("認股權增額股數", opts * (price - strike) / price, f"{opts:,} × （{ntd(price)} − {ntd(strike)}）÷ {ntd(price)}",
                 _sh)
     deps = c.add("稀釋每股盈餘", nic / (w + inc), f"{ntd(nic)} ÷ （{fmt_value(w)} + {fmt_value(inc)}）", lambda v: ntd(v, 4))
-    return c.numeric(q, deps, ntd(deps, 2), params={"s0": s0, "m_new": m_new, "new": new, "ni": ni, "pref": pref,
+    return c.numeric(q, deps, ntd(deps), params={"s0": s0, "m_new": m_new, "new": new, "ni": ni, "pref": pref,
                                                     "opts": opts, "price": price, "strike": strike})
 
 

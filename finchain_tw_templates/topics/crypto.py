@@ -68,7 +68,7 @@ def defi_basic2(rng: random.Random) -> Problem:
     c = Chain()
     val = c.add("擔保品價值", qty * price, f"{num(qty, 1)} × {usd(price, 2)}", usd)
     cap = c.add("最高可借金額", val * ltv, f"{usd(val)} × {pct(ltv, 0)}", usd)
-    return c.numeric(q, cap, usd(cap, 2), params={"qty": qty, "price": price, "ltv": ltv})
+    return c.numeric(q, cap, usd(cap), params={"qty": qty, "price": price, "ltv": ltv})
 
 
 @template(D, "defi", "defi_intermediate1", "中級")
@@ -86,7 +86,7 @@ def defi_inter1(rng: random.Random) -> Problem:
     k = c.add("乘積常數", x * y, f"{x:,} × {y:,}")
     new_y = c.add("交易後池中穩定幣數量", k / (x + eff), f"{fmt_value(k)} ÷ （{x:,} + {fmt_value(eff)}）", _qty)
     out = c.add("換得穩定幣數量", y - new_y, f"{y:,} − {fmt_value(new_y)}", _qty)
-    return c.numeric(q, out, num(out, 2), params={"x": x, "y": y, "dx": dx, "fee": fee})
+    return c.numeric(q, out, num(out), params={"x": x, "y": y, "dx": dx, "fee": fee})
 
 
 @template(D, "defi", "defi_intermediate2", "中級")
@@ -128,7 +128,7 @@ def defi_adv1(rng: random.Random) -> Problem:
     il = c.add("無常損失", lp - hodl, f"{usd(lp)} − {usd(hodl)}", usd)
     fees = c.add("手續費收入", v0 * fee_apr * days / 365, f"{usd(v0)} × {pct(fee_apr, 0)} × {days} ÷ 365", usd)
     net = c.add("淨損益", il + fees, f"{usd(il)} + {usd(fees)}", usd)
-    return c.numeric(q, net, usd(net, 2), params={"v0": v0, "p0": p0, "p1": p1, "fee_apr": fee_apr, "days": days})
+    return c.numeric(q, net, usd(net), params={"v0": v0, "p0": p0, "p1": p1, "fee_apr": fee_apr, "days": days})
 
 
 # ---------------------------------------------------------------- global_events_impact
@@ -146,7 +146,7 @@ def gei_basic1(rng: random.Random) -> Problem:
     c = Chain()
     p1 = c.add("事件後價格", p0 * (1 + shock), f"{usd(p0)} × （1 {plus(shock, lambda v: pct(v, 1))}）", usd)
     pl = c.add("未實現損益", qty * (p1 - p0), f"{num(qty, 2)} × （{usd(p1)} − {usd(p0)}）", usd)
-    return c.numeric(q, pl, usd(pl, 2), params={"qty": qty, "p0": p0, "shock_abs": abs(shock), "_shock": shock})
+    return c.numeric(q, pl, usd(pl), params={"qty": qty, "p0": p0, "shock_abs": abs(shock), "_shock": shock})
 
 
 @template(D, "global_events_impact", "global_events_impact_basic2", "基礎")
@@ -198,7 +198,7 @@ def gei_inter2(rng: random.Random) -> Problem:
     r = c.add(f"{tok}預估報酬率", beta * mkt, f"{beta:.2f} × （{pct(mkt, 1)}）", pct)
     p1 = c.add("預估新價格", p0 * (1 + r), f"{usd(p0, 2)} × （1 {plus(r, pct)}）", lambda v: usd(v, 4))
     chg = c.add("持倉價值變化", qty * (p1 - p0), f"{qty:,} × （{usd(p1, 4)} − {usd(p0, 2)}）", usd)
-    return c.numeric(q, chg, usd(chg, 2), params={"beta": beta, "mkt_abs": abs(mkt), "p0": p0, "qty": qty,
+    return c.numeric(q, chg, usd(chg), params={"beta": beta, "mkt_abs": abs(mkt), "p0": p0, "qty": qty,
                                                   "_mkt": mkt})
 
 
@@ -224,7 +224,7 @@ def gei_adv1(rng: random.Random) -> Problem:
     v0 = c.add("期初部位新臺幣價值", qty * p0 * fx0, f"{num(qty, 2)} × {usd(p0)} × {fx0:.2f}", ntd)
     v1 = c.add("期末部位新臺幣價值", qty * p3 * fx1, f"{num(qty, 2)} × {usd(p3)} × {fx1:.2f}", ntd)
     pl = c.add("新臺幣損益", v1 - v0, f"{ntd(v1)} − {ntd(v0)}", ntd)
-    return c.numeric(q, pl, ntd(pl, 2), params={"qty": qty, "p0": p0, "e1": abs(e1), "e2": abs(e2),
+    return c.numeric(q, pl, ntd(pl), params={"qty": qty, "p0": p0, "e1": abs(e1), "e2": abs(e2),
                                                 "e3": abs(e3), "fx0": fx0, "fx1": fx1, "_e1": e1, "_e2": e2,
                                                 "_e3": e3})
 
@@ -244,7 +244,7 @@ def reg_basic1(rng: random.Random) -> Problem:
     c = Chain()
     gain = c.add("交易所得", sell - buy - fees, f"{ntd(sell)} − {ntd(buy)} − {ntd(fees)}", ntd)
     tax = c.add("應納稅額", gain * rate, f"{ntd(gain)} × {pct(rate, 0)}", ntd)
-    return c.numeric(q, tax, ntd(tax, 2), params={"buy": buy, "sell": sell, "fees": fees, "rate": rate})
+    return c.numeric(q, tax, ntd(tax), params={"buy": buy, "sell": sell, "fees": fees, "rate": rate})
 
 
 @template(D, "regulations", "regulations_basic2", "基礎")
@@ -300,7 +300,7 @@ def reg_inter2(rng: random.Random) -> Problem:
     var = c.add("比例罰款", tot * rate, f"{ntd(tot)} × {pct(rate, 1)}", ntd)
     raw = c.add("罰款試算", n * base + var, f"{n} × {ntd(base)} + {ntd(var)}", ntd)
     fine = c.add("應繳罰款", min(raw, cap), f"{ntd(raw)} 與上限 {ntd(cap)} 取較低者", ntd)
-    return c.numeric(q, fine, ntd(fine, 2), params={"n": n, "avg": avg, "rate": rate, "base": base, "cap": cap})
+    return c.numeric(q, fine, ntd(fine), params={"n": n, "avg": avg, "rate": rate, "base": base, "cap": cap})
 
 
 @template(D, "regulations", "regulations_advanced1", "進階")
@@ -324,7 +324,7 @@ def reg_adv1(rng: random.Random) -> Problem:
     prop = c.add("比例資本要求", tot * ratio, f"{ntd(tot)} × {pct(ratio, 1)}", ntd)
     req = c.add("最低實收資本", max(floor, prop), f"{ntd(floor)} 與 {ntd(prop)} 取較高者", ntd)
     gap = c.add("應增資金額", req - capital, f"{ntd(req)} − {ntd(capital)}", ntd)
-    return c.numeric(q, gap, ntd(gap, 2), params={"btc_q": btc_q, "btc_p": btc_p, "eth_q": eth_q, "eth_p": eth_p,
+    return c.numeric(q, gap, ntd(gap), params={"btc_q": btc_q, "btc_p": btc_p, "eth_q": eth_q, "eth_p": eth_p,
                                                   "stable": stable, "floor": floor, "ratio": ratio,
                                                   "capital": capital})
 
@@ -343,7 +343,7 @@ def sent_basic1(rng: random.Random) -> Problem:
     c = Chain()
     idx = c.add("恐懼與貪婪指數", w[0] * s[0] + w[1] * s[1] + w[2] * s[2],
                 f"{s[0]} × {pct(w[0], 0)} + {s[1]} × {pct(w[1], 0)} + {s[2]} × {pct(w[2], 0)}")
-    return c.numeric(q, idx, num(idx, 2), params={"w0": w[0], "w1": w[1], "w2": w[2], "s0": s[0], "s1": s[1],
+    return c.numeric(q, idx, num(idx), params={"w0": w[0], "w1": w[1], "w2": w[2], "s0": s[0], "s1": s[1],
                                                   "s2": s[2]})
 
 
@@ -375,7 +375,7 @@ def sent_inter1(rng: random.Random) -> Problem:
     ds = c.add("情緒指數變動", s1 - s0, f"{s1} − {s0}", lambda v: f"{fmt_value(v)} 點")
     r = c.add("預估報酬率", (alpha + beta * ds) / 100, f"（{num(alpha, 2)} + {num(beta, 2)} × {fmt_value(ds)}）%", pct)
     p1 = c.add("預估次日價格", p0 * (1 + r), f"{usd(p0, 2)} × （1 {plus(r, pct)}）", lambda v: usd(v, 4))
-    return c.numeric(q, p1, usd(p1, 2), params={"s0": s0, "s1": s1, "alpha": alpha, "beta": beta, "p0": p0})
+    return c.numeric(q, p1, usd(p1), params={"s0": s0, "s1": s1, "alpha": alpha, "beta": beta, "p0": p0})
 
 
 @template(D, "sentiments", "sentiments_intermediate2", "中級")
@@ -393,7 +393,7 @@ def sent_inter2(rng: random.Random) -> Problem:
     n = c.add("收付期數", days * 3, f"{days} × 3", lambda v: f"{v:.0f} 期")
     tot = c.add("資金費用合計", per * n, f"{usd(per, 4)} × {n:.0f}", usd)
     c.add("年化費率", rate * 3 * 365, f"{num(rate * 100, 3)}% × 3 × 365", pct)
-    return c.numeric(q, tot, usd(tot, 2), params={"notional": notional, "rate": rate, "days": days})
+    return c.numeric(q, tot, usd(tot), params={"notional": notional, "rate": rate, "days": days})
 
 
 @template(D, "sentiments", "sentiments_advanced1", "進階")
@@ -420,7 +420,7 @@ def sent_adv1(rng: random.Random) -> Problem:
     params = {"k": k, "p0": p0}
     for i, (_, x, m, s) in enumerate(ind):
         params.update({f"x{i}": x, f"m{i}": m, f"s{i}": s})
-    return c.numeric(q, p1, usd(p1, 2), params=params)
+    return c.numeric(q, p1, usd(p1), params=params)
 
 
 # ---------------------------------------------------------------- tokenomics
@@ -435,9 +435,9 @@ def tok_basic1(rng: random.Random) -> Problem:
     q = (f"{tok}目前流通供給量 {circ:,} 枚，最大供給量 {maxs:,} 枚，價格 {usd(price, 2)}。"
          f"請計算其完全稀釋估值（最大供給量 × 價格）與目前市值的差額。{ASK_USD}")
     c = Chain()
-    mc = c.add("流通市值", circ * price, f"{circ:,} × {usd(price, 2)}", usd)
-    fdv = c.add("完全稀釋估值", maxs * price, f"{maxs:,} × {usd(price, 2)}", usd)
-    return c.numeric(q, fdv - mc, usd(fdv - mc, 2), params={"circ": circ, "maxs": maxs, "price": price})
+    locked = c.add("尚未流通數量", maxs - circ, f"{maxs:,} − {circ:,}", _qty)
+    diff = c.add("估值差額", locked * price, f"{fmt_value(locked)} × {usd(price, 2)}", usd)
+    return c.numeric(q, diff, usd(diff), params={"circ": circ, "maxs": maxs, "price": price})
 
 
 @template(D, "tokenomics", "tokenomics_basic2", "基礎")
@@ -468,7 +468,7 @@ def tok_inter1(rng: random.Random) -> Problem:
     alloc = c.add("團隊分配量", total * team, f"{total:,} × {pct(team, 0)}", _qty)
     monthly = c.add("每月解鎖量", alloc / vest, f"{fmt_value(alloc)} ÷ {vest}", _qty)
     done = c.add("累計解鎖量", monthly * (m - cliff), f"{fmt_value(monthly)} × （{m} − {cliff}）", _qty)
-    return c.numeric(q, done, num(done, 2), params={"total": total, "team": team, "cliff": cliff, "vest": vest,
+    return c.numeric(q, done, num(done), params={"total": total, "team": team, "cliff": cliff, "vest": vest,
                                                     "m": m})
 
 
@@ -498,13 +498,13 @@ def tok_adv1(rng: random.Random) -> Problem:
     q = (f"{tok}年初流通量 {s0:,} 枚，每年固定增發 {emission:,} 枚；另外每筆鏈上交易銷毀 {num(burn, 2)} 枚，預估全年 "
          f"{txs:,} 筆交易。年初價格 {usd(price, 2)}。假設全年市值維持不變，請計算年底的理論價格。{ASK_USD}")
     c = Chain()
-    c.add("年度增發量", emission, f"{emission:,}", _qty)
     burned = c.add("年度銷毀量", burn * txs, f"{num(burn, 2)} × {txs:,}", _qty)
     net = c.add("供給淨變動", emission - burned, f"{emission:,} − {fmt_value(burned)}", _qty)
     s1 = c.add("年底流通量", s0 + net, f"{s0:,} {plus(net)}", _qty)
     c.add("淨通膨率", net / s0, f"{fmt_value(net)} ÷ {s0:,}", pct)
-    p1 = c.add("年底理論價格", price * s0 / s1, f"{usd(price, 2)} × {s0:,} ÷ {fmt_value(s1)}", lambda v: usd(v, 4))
-    return c.numeric(q, p1, usd(p1, 2) if p1 >= 1 else usd(p1, 4),
+    cap = c.add("年初市值", s0 * price, f"{s0:,} × {usd(price, 2)}", usd)
+    p1 = c.add("年底理論價格", cap / s1, f"{usd(cap)} ÷ {fmt_value(s1)}", lambda v: usd(v, 4))
+    return c.numeric(q, p1, usd(p1) if p1 >= 1 else usd(p1, 4),
                      params={"s0": s0, "emission": emission, "txs": txs, "burn": burn, "price": price})
 
 
@@ -521,7 +521,7 @@ def tx_basic1(rng: random.Random) -> Problem:
     c = Chain()
     sats = c.add("手續費（聰）", size * feerate, f"{size} × {feerate}", lambda v: f"{v:,.0f} 聰")
     fee = c.add("手續費（新臺幣）", sats / 100_000_000 * price, f"{sats:,.0f} ÷ 100,000,000 × {ntd(price)}", ntd)
-    return c.numeric(q, fee, ntd(fee, 2), params={"size": size, "feerate": feerate, "price": price})
+    return c.numeric(q, fee, ntd(fee), params={"size": size, "feerate": feerate, "price": price})
 
 
 @template(D, "transaction_analysis", "transaction_analysis_basic2", "基礎")
@@ -535,7 +535,7 @@ def tx_basic2(rng: random.Random) -> Problem:
     c = Chain()
     c.add("交易筆數日變動率", n1 / n0 - 1, f"{n1:,} ÷ {n0:,} − 1", pct)
     avg = c.add("平均每筆轉帳金額", vol / n1, f"{usd(vol)} ÷ {n1:,}", usd)
-    return c.numeric(q, avg, usd(avg, 2), params={"n0": n0, "n1": n1, "vol": vol})
+    return c.numeric(q, avg, usd(avg), params={"n0": n0, "n1": n1, "vol": vol})
 
 
 @template(D, "transaction_analysis", "transaction_analysis_intermediate1", "中級")
@@ -550,7 +550,7 @@ def tx_inter1(rng: random.Random) -> Problem:
     tps = c.add("每秒交易筆數", per_block / block_time, f"{per_block:,} ÷ {block_time}")
     daily = c.add("每日交易筆數", tps * 86_400, f"{fmt_value(tps)} × 86,400", lambda v: f"{v:,.0f} 筆")
     rev = c.add("每日手續費收入", daily * fee, f"{daily:,.0f} × {usd(fee, 3)}", usd)
-    return c.numeric(q, rev, usd(rev, 2), params={"per_block": per_block, "block_time": block_time, "fee": fee})
+    return c.numeric(q, rev, usd(rev), params={"per_block": per_block, "block_time": block_time, "fee": fee})
 
 
 @template(D, "transaction_analysis", "transaction_analysis_intermediate2", "中級")
@@ -573,7 +573,7 @@ def tx_inter2(rng: random.Random) -> Problem:
     rate = c.add("手續費率", fee / size, f"{fee:,.2f} ÷ {size}", lambda v: f"{fmt_value(v)} 聰／虛擬位元組")
     params = {"pay": pay, "change": change, "size": size}
     params.update({f"in{i}": v for i, v in enumerate(ins)})
-    return c.numeric(q, rate, num(rate, 2), params=params)
+    return c.numeric(q, rate, num(rate), params=params)
 
 
 @template(D, "transaction_analysis", "transaction_analysis_advanced1", "進階")
@@ -597,7 +597,7 @@ def tx_adv1(rng: random.Random) -> Problem:
     net_sale = c.add("扣除手續費後收入", gross * (1 - fee_b), f"{usd(gross)} × （1 − {pct(fee_b, 2)}）", usd)
     pl = c.add("淨損益", net_sale - cost, f"{usd(net_sale)} − {usd(cost)}", usd)
     c.add("報酬率", pl / cost, f"{usd(pl)} ÷ {usd(cost)}", pct)
-    return c.numeric(q, pl, usd(pl, 2), params={"qty": qty, "pa": pa, "pb": pb, "fee_a": fee_a, "fee_b": fee_b,
+    return c.numeric(q, pl, usd(pl), params={"qty": qty, "pa": pa, "pb": pb, "fee_a": fee_a, "fee_b": fee_b,
                                                 "wd": wd})
 
 
@@ -650,7 +650,7 @@ def whale_inter1(rng: random.Random) -> Problem:
               lambda v: f"{fmt_value(v)} 個百分點")
     params = {"supply": supply, "prev": prev}
     params.update({f"h{i}": v for i, v in enumerate(top)})
-    return c.numeric(q, d, num(d, 2), params=params)
+    return c.numeric(q, d, num(d), params=params)
 
 
 @template(D, "whale_detection", "whale_detection_intermediate2", "中級")
@@ -667,7 +667,7 @@ def whale_inter2(rng: random.Random) -> Problem:
     p1 = c.add("成交後價格", p0 * (1 - impact), f"{usd(p0, 2)} × （1 − {pct(impact)}）", lambda v: usd(v, 4))
     avg = c.add("平均成交價", (p0 + p1) / 2, f"（{usd(p0, 2)} + {usd(p1, 4)}）÷ 2", lambda v: usd(v, 4))
     proceeds = c.add("賣出金額", qty * avg, f"{qty:,} × {usd(avg, 4)}", usd)
-    return c.numeric(q, proceeds, usd(proceeds, 2), params={"p0": p0, "depth": depth, "qty": qty})
+    return c.numeric(q, proceeds, usd(proceeds), params={"p0": p0, "depth": depth, "qty": qty})
 
 
 @template(D, "whale_detection", "whale_detection_advanced1", "進階")
