@@ -306,7 +306,7 @@ def test_dead_server_fails_fast_and_writes_nothing(tmp_path, data, capsys):
     rc, _, err = cli(capsys, *base_args(f"http://127.0.0.1:{closed_port()}/v1", data, out))
     assert rc == 1 and time.monotonic() - t0 < 2
     assert "cannot connect" in err and "nothing was sent" in err
-    assert not out.exists() or out.read_text() == ""
+    assert not out.exists()  # a run that sent nothing leaves no file behind
 
 
 def test_server_dying_mid_run_stops_quickly_and_resumes(tmp_path):
@@ -423,3 +423,36 @@ def test_tools_run_py_works_by_path_with_the_standard_library_only(tmp_path, dat
                               cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "9 ok" in proc.stdout and len(read_runs(out)) == 9
+
+
+def test_write_failure_stops_the_run_with_a_clear_message(tmp_path, data, monkeypatch, capsys):
+    out = tmp_path / "out.jsonl"
+    real_append = RunsFile.append
+    calls = []
+
+    def failing_append(self, rec, *, scrub=None):
+        calls.append(rec["id"])
+        if len(calls) > 3:
+            raise OSError(28, "No space left on device")
+        real_append(self, rec, scrub=scrub)
+
+    monkeypatch.setattr(RunsFile, "append", failing_append)
+    with FakeOpenAIServer(latency=0.01) as srv:
+        summary = run(cfg(srv.url, [data], out, concurrency=1))
+    err = capsys.readouterr().err
+    assert summary.exit_code == 1 and "No space left on device" in err
+    assert len(read_runs(out)) == 3 and summary.ok == 3 and summary.not_run == 6
+
+
+def test_changed_prompts_of_finished_items_are_reported_not_rerun(tmp_path, capsys):
+    data = write_jsonl(tmp_path / "d.jsonl", [numeric_record(i) for i in range(3)])
+    out = tmp_path / "out.jsonl"
+    with FakeOpenAIServer() as srv:
+        assert cli(capsys, *base_args(srv.url, data, out))[0] == 0
+        changed = [numeric_record(i) for i in range(3)]
+        changed[1]["messages"][1]["content"] += "（修訂）"
+        write_jsonl(data, changed)
+        n = len(srv.requests)
+        rc, _, err = cli(capsys, *base_args(srv.url, data, out))
+        assert rc == 0 and len(srv.requests) == n
+    assert "1 finished items were asked with a prompt that differs" in err

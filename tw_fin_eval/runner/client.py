@@ -234,6 +234,15 @@ class ChatClient:
                 except OSError:
                     pass
 
+    def preflight(self, timeout: float = 10.0) -> str | None:
+        """None if a TCP connection to the server opens, else a one-line reason. Sends nothing, so it
+        is the cheap way to fail fast (before thousands of requests each retry a dead server)."""
+        try:
+            with socket.create_connection((self.host, self.port), timeout=timeout):
+                return None
+        except OSError as exc:
+            return f"cannot connect to {self.server} ({_describe(exc)})"
+
     @property
     def cancelled(self) -> bool:
         return self._cancel.is_set()

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
-import socket
 import sys
 import threading
 import time
@@ -176,6 +175,7 @@ class RunsFile:
         self.model = model
         self.history = history
         self._fd: int | None = None
+        self._created = False
         self._last_sync = time.monotonic()
         self._dirty = False
 
@@ -205,7 +205,9 @@ class RunsFile:
                                  f"not {self.history}; use another --out", path=self.path, line=lineno)
             key = (rec.get("id"), turn)
             if rec.get("error") is None:
-                done[key] = rec
+                # keep only what resume needs (a long run's file can be large)
+                done[key] = {"messages_sha256": rec.get("messages_sha256"),
+                             "response": rec.get("response") if turn is not None else None}
                 failed.discard(key)
             elif key not in done:
                 failed.add(key)
@@ -213,6 +215,7 @@ class RunsFile:
 
     def open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._created = not self.path.exists()
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         if fcntl is not None:
             try:
@@ -253,6 +256,9 @@ class RunsFile:
     def close(self) -> None:
         if self._fd is not None:
             self.sync()
+            empty = self._created and os.fstat(self._fd).st_size == 0
+            if empty:  # a run that sent nothing leaves no file behind
+                self.path.unlink(missing_ok=True)
             os.close(self._fd)  # releases the flock
             self._fd = None
 
@@ -369,7 +375,9 @@ class RunSummary:
     truncated_bytes: int = 0
     stale_prompts: int = 0
     interrupted: bool = False
+    terminated: bool = False
     unreachable: str | None = None
+    write_error: str | None = None
     exit_code: int = 0
     elapsed_s: float = 0.0
 
@@ -390,11 +398,11 @@ class RunSummary:
 class _Signals:
     """SIGINT once: stop submitting, let in-flight finish. Twice (or SIGTERM): cancel in-flight."""
 
-    def __init__(self, on_stop: Callable[[], None], on_abort: Callable[[], None]) -> None:
+    def __init__(self, on_abort: Callable[[], None]) -> None:
         self.stop = False
         self.abort = False
         self.terminated = False
-        self._on_stop, self._on_abort = on_stop, on_abort
+        self._on_abort = on_abort
         self._old: dict[int, Any] = {}
 
     def _int(self, signum: int, frame: Any) -> None:
@@ -403,7 +411,6 @@ class _Signals:
             self._on_abort()
         else:
             self.stop = True
-            self._on_stop()
 
     def _term(self, signum: int, frame: Any) -> None:
         self.stop = self.abort = self.terminated = True
@@ -420,25 +427,11 @@ class _Signals:
             signal.signal(sig, old)
 
 
-def preflight(client: ChatClient, timeout: float) -> str | None:
-    """None if a TCP connection to the server opens, else a reason. Nothing is sent."""
-    try:
-        with socket.create_connection((client.host, client.port), timeout=timeout):
-            return None
-    except socket.gaierror as exc:
-        return f"host name lookup failed ({exc})"
-    except OSError as exc:
-        return str(exc) or type(exc).__name__
-
-
 def _now_iso() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None = None) -> RunSummary:
-    """Run everything not yet done. Raises InputError for bad input before anything is sent."""
-    log = log if log is not None else sys.stderr
-    out_stream = out_stream if out_stream is not None else sys.stdout
+def _validate(cfg: RunConfig) -> None:
     if cfg.history not in HISTORY_MODES:
         raise InputError(f"--history must be one of {', '.join(HISTORY_MODES)}", field="history")
     if cfg.concurrency < 1:
@@ -455,16 +448,11 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
     if not cfg.model:
         raise InputError("--model must not be empty", field="model")
 
-    client = ChatClient(cfg.base_url, api_key=cfg.api_key, timeout=cfg.timeout, max_retries=cfg.max_retries,
-                        backoff_base=cfg.backoff_base, backoff_max=cfg.backoff_max,
-                        max_retry_after=cfg.max_retry_after)
-    tasks = load_tasks(cfg.data, limit=cfg.limit, history=cfg.history)
-    runs = RunsFile(cfg.out, model=cfg.model, history=cfg.history)
-    existing = runs.read_existing()
-    summary = RunSummary(total=len(tasks))
-    scrub = cfg.api_key if cfg.api_key and len(cfg.api_key) >= 8 else None
 
-    # what is left, and the self-history answers we already have
+def _plan(tasks: list[Task], existing: ExistingRun, cfg: RunConfig, summary: RunSummary,
+          log: TextIO) -> tuple[list[Task], deque[Task], dict[Key, Task]]:
+    """(todo, ready, waiting): what is left, what can be sent now, and the self-history turns keyed by
+    the turn they wait for. Restores the model's own earlier answers for self history."""
     todo: list[Task] = []
     for task in tasks:
         prev = existing.done.get(task.key)
@@ -473,15 +461,14 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
             continue
         summary.skipped += 1
         if task.conv is not None and cfg.history == "self":
-            task.conv.answers[task.turn] = split_think(prev.get("response"))[0] or ""
+            task.conv.answers[task.turn] = split_think(prev.get("response"))[0] or ""  # type: ignore[index]
         if task.messages is not None and prev.get("messages_sha256") not in (None, messages_sha256(task.messages)):
             summary.stale_prompts += 1
     if summary.stale_prompts:
         print(f"run: note: {summary.stale_prompts} finished items were asked with a prompt that differs from "
               "the data now; they are kept (delete their lines to ask again)", file=log)
-
     ready: deque[Task] = deque()
-    waiting: dict[Key, Task] = {}  # self-history turns waiting for their previous turn
+    waiting: dict[Key, Task] = {}
     for task in todo:
         if task.messages is None:
             assert task.conv is not None and task.turn is not None
@@ -492,81 +479,97 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
                 waiting[(task.record_id, task.turn - 1)] = task
         else:
             ready.append(task)
+    return todo, ready, waiting
 
+
+def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None = None) -> RunSummary:
+    """Run everything not yet done. Raises InputError for bad input before anything is sent."""
+    log = log if log is not None else sys.stderr
+    out_stream = out_stream if out_stream is not None else sys.stdout
+    _validate(cfg)
+    client = ChatClient(cfg.base_url, api_key=cfg.api_key, timeout=cfg.timeout, max_retries=cfg.max_retries,
+                        backoff_base=cfg.backoff_base, backoff_max=cfg.backoff_max,
+                        max_retry_after=cfg.max_retry_after)
+    tasks = load_tasks(cfg.data, limit=cfg.limit, history=cfg.history)
+    summary = RunSummary(total=len(tasks))
     start = time.monotonic()
-    with runs:
-        runs.open()
+    with RunsFile(cfg.out, model=cfg.model, history=cfg.history) as runs:
+        runs.open()  # lock first, then read: no other run can append between our read and our writes
+        existing = runs.read_existing()
+        todo, ready, waiting = _plan(tasks, existing, cfg, summary, log)
         if existing.truncated_bytes:
             runs.truncate_partial(existing.truncated_bytes)
             summary.truncated_bytes = existing.truncated_bytes
             print(f"run: removed a partial last line ({existing.truncated_bytes} bytes) left by an "
                   f"interrupted run from {runs.path}", file=log)
-        if not todo:
-            summary.elapsed_s = time.monotonic() - start
-            print(summary.text(cfg.out), file=out_stream)
-            return summary
-        reason = preflight(client, min(cfg.timeout, 10.0))
-        if reason is not None:
-            summary.unreachable = f"cannot connect to {client.server} ({reason})"
-            summary.not_run = len(todo)
-            summary.exit_code = 1
-            print(f"run: error: {summary.unreachable}; is the server running? nothing was sent", file=log)
-            return summary
-
-        params: dict[str, Any] = {"temperature": cfg.temperature, "max_tokens": cfg.max_tokens}
-        params.update(cfg.extra)
-        progress = Progress(len(todo), stream=log, every=cfg.progress_every, enabled=cfg.progress)
-        in_flight: dict[Future, Task] = {}
-
-        with _Signals(lambda: None, client.abort) as sig, \
-                ThreadPoolExecutor(max_workers=cfg.concurrency, thread_name_prefix="run") as pool:
-            announced = False
-            while ready or in_flight:
-                stopping = sig.stop or summary.unreachable is not None
-                if stopping and not announced:
-                    announced = True
-                    for fut in list(in_flight):
-                        if fut.cancel():
-                            del in_flight[fut]
-                    if sig.stop and not sig.abort:
-                        print(f"\nrun: interrupted — waiting for {len(in_flight)} requests in flight "
-                              "(Ctrl-C again to cancel them)", file=log, flush=True)
-                if not stopping:
-                    # twice the workers in flight so no worker idles while this thread writes
-                    while ready and len(in_flight) < 2 * cfg.concurrency:
-                        task = ready.popleft()
-                        fut = pool.submit(client.chat, task.messages, model=cfg.model, **params)
-                        in_flight[fut] = task
-                if not in_flight:
-                    break
-                done, _ = wait(list(in_flight), timeout=0.2, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    task = in_flight.pop(fut)
-                    if fut.cancelled():
-                        continue
-                    result = fut.result()
-                    _finish(task, result, cfg, runs, scrub, summary, progress, ready, waiting, log, client)
-                progress.tick()
-            progress.finish()
-        # every task neither written nor blocked was not asked (interrupt, server gone)
-        asked = summary.ok + summary.failed
-        summary.not_run = len(todo) - asked - summary.blocked
-        summary.interrupted = sig.stop and summary.unreachable is None
+        if todo:
+            reason = client.preflight(min(cfg.timeout, 10.0))
+            if reason is not None:
+                summary.unreachable = reason
+                summary.not_run = len(todo)
+                summary.exit_code = 1
+                print(f"run: error: {reason}; is the server running? nothing was sent", file=log)
+                return summary
+            _loop(cfg, client, runs, summary, todo, ready, waiting, log)
         summary.elapsed_s = time.monotonic() - start
     if summary.unreachable:
         print(f"run: error: {summary.unreachable}; stopped (re-run the same command once the server is up)",
               file=log)
+    if summary.write_error:
+        print(f"run: error: cannot write {cfg.out}: {summary.write_error}; stopped", file=log)
     print(summary.text(cfg.out), file=out_stream)
-    if summary.interrupted:
-        summary.exit_code = 143 if sig.terminated else 130
-    elif summary.unreachable or summary.failed or summary.blocked or summary.not_run:
+    if summary.terminated:
+        summary.exit_code = 143
+    elif summary.interrupted:
+        summary.exit_code = 130
+    elif summary.unreachable or summary.write_error or summary.failed or summary.blocked or summary.not_run:
         summary.exit_code = 1
     return summary
 
 
+def _loop(cfg: RunConfig, client: ChatClient, runs: RunsFile, summary: RunSummary, todo: list[Task],
+          ready: deque[Task], waiting: dict[Key, Task], log: TextIO) -> None:
+    params: dict[str, Any] = {"temperature": cfg.temperature, "max_tokens": cfg.max_tokens}
+    params.update(cfg.extra)
+    scrub = cfg.api_key if cfg.api_key and len(cfg.api_key) >= 8 else None
+    progress = Progress(len(todo), stream=log, every=cfg.progress_every, enabled=cfg.progress)
+    in_flight: dict[Future, Task] = {}
+    with _Signals(client.abort) as sig, \
+            ThreadPoolExecutor(max_workers=cfg.concurrency, thread_name_prefix="run") as pool:
+        announced = False
+        while ready or in_flight:
+            stopping = sig.stop or summary.unreachable is not None or summary.write_error is not None
+            if stopping and not announced:
+                announced = True
+                for fut in list(in_flight):  # queued but not started: drop them
+                    if fut.cancel():
+                        del in_flight[fut]
+                if sig.stop and not sig.abort and in_flight:
+                    print(f"\nrun: interrupted — waiting for {len(in_flight)} requests in flight "
+                          "(Ctrl-C again to cancel them)", file=log, flush=True)
+            if not stopping:
+                # up to twice the workers in flight, so no worker idles while this thread writes
+                while ready and len(in_flight) < 2 * cfg.concurrency:
+                    task = ready.popleft()
+                    in_flight[pool.submit(client.chat, task.messages, model=cfg.model, **params)] = task
+            if not in_flight:
+                break
+            done, _ = wait(list(in_flight), timeout=0.2, return_when=FIRST_COMPLETED)
+            for fut in done:
+                task = in_flight.pop(fut)
+                if not fut.cancelled():
+                    _finish(task, fut.result(), cfg, runs, scrub, summary, progress, ready, waiting, client)
+            progress.tick()
+        progress.finish()
+    # every task neither written nor blocked was not asked (interrupt, server gone)
+    summary.not_run = len(todo) - summary.ok - summary.failed - summary.blocked
+    summary.interrupted = sig.stop and not sig.terminated and summary.unreachable is None
+    summary.terminated = sig.terminated
+
+
 def _finish(task: Task, result: ChatResult, cfg: RunConfig, runs: RunsFile, scrub: str | None,
             summary: RunSummary, progress: Progress, ready: deque[Task], waiting: dict[Key, Task],
-            log: TextIO, client: ChatClient) -> None:
+            client: ChatClient) -> None:
     if result.error_kind == CANCELLED:
         return
     if result.error_kind == UNREACHABLE:
@@ -586,7 +589,13 @@ def _finish(task: Task, result: ChatResult, cfg: RunConfig, runs: RunsFile, scru
     }
     if task.conv is not None:
         rec["history"] = cfg.history
-    runs.append(rec, scrub=scrub)
+    try:
+        runs.append(rec, scrub=scrub)
+    except OSError as exc:  # disk full, file removed …: stop; a partial last line is cut on the next run
+        if summary.write_error is None:
+            summary.write_error = str(exc)
+            client.abort()
+        return
     if result.error is None:
         summary.ok += 1
         progress.ok += 1
