@@ -446,6 +446,164 @@ def _(p):
     return (ev - p["net_debt"]) / p["shares"], {"企業價值": ev, "第 3 年底終值": tv}
 
 
+# ---------------------------------------------------------------- personal_finance
+
+TAX_TIERS = ((0, 0.05), (590_000, 0.12), (1_330_000, 0.20), (2_660_000, 0.30), (4_980_000, 0.40))
+
+
+def _tax_by_tiers(x: float) -> float:
+    """Progressive tax summed tier by tier (the templates use the progressive-difference shortcut)."""
+    bounds = [lo for lo, _ in TAX_TIERS[1:]] + [math.inf]
+    return sum((min(x, hi) - lo) * r for (lo, r), hi in zip(TAX_TIERS, bounds) if x > lo)
+
+
+def _amortised_interest(p: float, i: float, n: int) -> float:
+    """Total interest of an equal-payment loan, month by month with numpy-financial's ipmt."""
+    return -float(np.sum(npf.ipmt(i, np.arange(1, n + 1), n, p)))
+
+
+@oracle("budgeting_basic1")
+def _(p):
+    return p["income"] - p["income"] * p["need"] - p["income"] * p["want"], {}
+
+
+@oracle("budgeting_basic2")
+def _(p):
+    return 1 - p["spend"] / p["income"], {}
+
+
+@oracle("budgeting_inter1")
+def _(p):
+    over = sum(a - b for a, b in zip(p["actual"], p["budget"]))
+    return ("是" if over > 0 else "否"), {"實際支出減預算": over}
+
+
+@oracle("budgeting_inter2")
+def _(p):
+    return (p["essential"] * p["months"] - p["have"]) / p["k"], {}
+
+
+@oracle("budgeting_adv1")
+def _(p):
+    take = p["salary"] * (1 + p["raise_"]) * (1 - p["ded"])
+    return 1 - p["spend"] * (1 + p["inf"]) / take, {"每月實領金額": take}
+
+
+@oracle("loan_repayment_basic1")
+def _(p):
+    return -npf.pmt(p["r"] / 12, 12 * p["n"], p["p"]), {}
+
+
+@oracle("loan_repayment_basic2")
+def _(p):
+    return p["p"] * (1 + p["r"] * p["n"]), {}
+
+
+@oracle("loan_repayment_inter1")
+def _(p):
+    n = 12 * p["years"]
+    return _amortised_interest(p["p"], p["r"] / 12, n), {"每月本息": -npf.pmt(p["r"] / 12, n, p["p"])}
+
+
+@oracle("loan_repayment_inter2")
+def _(p):
+    n = 12 * p["years"]
+    i = p["r"] / 12
+    balances = p["p"] - p["p"] / n * np.arange(n)  # balance at the start of each month
+    return float(np.sum(balances * i)), {"第 1 期應繳金額": p["p"] / n + p["p"] * i}
+
+
+@oracle("loan_repayment_adv1")
+def _(p):
+    i = p["r"] / 12
+    n2 = 12 * (p["years"] - p["grace"])
+    total = 12 * p["grace"] * p["p"] * i + _amortised_interest(p["p"], i, n2)
+    return total, {"寬限期後每月本息": -npf.pmt(i, n2, p["p"])}
+
+
+@oracle("personal_investment_basic1")
+def _(p):
+    return (p["p1"] + p["div"]) / p["p0"] - 1, {}
+
+
+@oracle("personal_investment_basic2")
+def _(p):
+    return statistics.harmonic_mean(p["prices"]), {}  # DCA average cost is the harmonic mean of prices
+
+
+@oracle("personal_investment_inter1")
+def _(p):
+    sh = 1000 * p["lots"]
+    fees = [max(p["min_fee"], sh * px * p["fee"] * p["disc"]) for px in (p["buy"], p["sell"])]
+    return sh * p["sell"] * (1 - p["tax"]) - sh * p["buy"] - sum(fees), {"買進手續費": fees[0], "賣出手續費": fees[1]}
+
+
+@oracle("personal_investment_inter2")
+def _(p):
+    return -npf.fv(p["r"], p["n"], 0, p["p"]) + npf.fv(p["r"] - p["e"], p["n"], 0, p["p"]), {}
+
+
+@oracle("personal_investment_adv1")
+def _(p):
+    w = np.array(p["vals"]) / sum(p["vals"])
+    beta = float(w @ np.array(p["betas"]))
+    return float(w @ np.array(p["rets"])) - p["rf"] - beta * (p["rm"] - p["rf"]), {"投資組合貝他係數": beta}
+
+
+@oracle("savings_and_retirement_basic1")
+def _(p):
+    return p["monthly"] * 12 / p["w"], {}
+
+
+@oracle("savings_and_retirement_basic2")
+def _(p):
+    return -npf.fv(p["r"] / 12, p["n"], p["dep"], 0), {}
+
+
+@oracle("savings_and_retirement_inter1")
+def _(p):
+    return -npf.pmt(p["r"] / 12, 12 * p["years"], -p["have"], p["target"]), {}
+
+
+@oracle("savings_and_retirement_inter2")
+def _(p):
+    return 12 * p["wage"] * p["self_r"] * p["m"], {"個人退休金專戶全年入帳": 12 * p["wage"] * (p["emp"] + p["self_r"])}
+
+
+@oracle("savings_and_retirement_adv1")
+def _(p):
+    nest = -npf.fv(p["r1"] / 12, 12 * p["years"], p["contrib"], p["have"])
+    return -npf.pmt(p["r2"] / 12, 12 * p["ret_years"], nest), {"退休時資產總額": nest}
+
+
+@oracle("tax_calculation_basic1")
+def _(p):
+    return _tax_by_tiers(p["x"]), {}
+
+
+@oracle("tax_calculation_basic2")
+def _(p):
+    return p["div"] * (1 - p["rate"]), {}
+
+
+@oracle("tax_calculation_inter1")
+def _(p):
+    net = p["salary"] - p["exemption"] * p["people"] - p["std"] - p["special"]
+    return _tax_by_tiers(net), {"綜合所得淨額": net}
+
+
+@oracle("tax_calculation_inter2")
+def _(p):
+    return _tax_by_tiers(p["x"]) / p["x"], {}
+
+
+@oracle("tax_calculation_adv1")
+def _(p):
+    a = _tax_by_tiers(p["x"] + p["div"]) - min(p["cap"], p["div"] * p["credit_rate"])
+    b = _tax_by_tiers(p["x"]) + p["div"] * p["sep_rate"]
+    return ("合併計稅" if a < b else "分開計稅"), {"合併計稅的稅負（負數為可退稅）": a, "分開計稅的稅負": b}
+
+
 # ---------------------------------------------------------------- tests
 
 
