@@ -510,7 +510,10 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
                 summary.exit_code = 1
                 print(f"run: error: {reason}; is the server running? nothing was sent", file=log)
                 return summary
-            _loop(cfg, client, runs, summary, todo, ready, waiting, log)
+            try:
+                _loop(cfg, client, runs, summary, todo, ready, waiting, log)
+            finally:
+                client.close()
         summary.elapsed_s = time.monotonic() - start
     if summary.unreachable:
         print(f"run: error: {summary.unreachable}; stopped (re-run the same command once the server is up)",
