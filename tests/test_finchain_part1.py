@@ -576,8 +576,184 @@ def _(p):
     return [*nets, sum(nets), val, share], level
 
 
+# ================================================================ regulation
+
+
+@oracle("aml_basic1")
+def _(p):
+    tot = sum(v for k, v in p.items() if k.startswith("a"))
+    return [tot], "是" if tot >= p["threshold"] else "否"
+
+
+@oracle("aml_basic2")
+def _(p):
+    avg = (p["m0"] + p["m1"] + p["m2"]) / 3
+    return [avg, 3 * p["now"] / (p["m0"] + p["m1"] + p["m2"])], p["now"] / avg
+
+
+@oracle("aml_intermediate1")
+def _(p):
+    parts = [p["s0"] * 0.4, p["s1"] * 0.35, p["s2"] * 0.25]
+    return [*parts, float(np.dot([p["s0"], p["s1"], p["s2"]], [0.4, 0.35, 0.25]))], sum(parts)
+
+
+@oracle("aml_intermediate2")
+def _(p):
+    amounts = [p["a0"], p["a1"], p["a2"]]
+    tot = sum(amounts)
+    flag = all(a < p["threshold"] for a in amounts) and tot >= 2 * p["threshold"] and tot / 3 >= 0.7 * p["threshold"]
+    return [tot, tot / p["threshold"], tot / 3 / p["threshold"]], "是" if flag else "否"
+
+
+@oracle("aml_advanced1")
+def _(p):
+    ci, wi = p["c0"] + p["c1"], p["w0"] + p["w1"]
+    tot = ci + wi
+    return [ci, wi, tot, tot - p["out24"], ci / tot, p["out24"] / tot], p["out24"] / tot
+
+
+@oracle("basel_basic1")
+def _(p):
+    return [p["cap"] / p["rwa"]], p["cap"] / p["rwa"]
+
+
+@oracle("basel_basic2")
+def _(p):
+    need = p["rwa"] * (p["minimum"] + p["buffer"])  # capital needed, compared in money
+    return [p["cet1"] / p["rwa"], p["minimum"] + p["buffer"]], "是" if p["cet1"] >= need - 1e-3 else "否"
+
+
+@oracle("basel_intermediate1")
+def _(p):
+    a, b = p["corp"] * p["w_corp"], p["mort"] * p["w_mort"]
+    rwa = float(np.dot([p["gov"], p["corp"], p["mort"]], [0.0, p["w_corp"], p["w_mort"]]))
+    return [a, b, rwa, p["cap"] / rwa], p["cap"] / rwa
+
+
+@oracle("basel_intermediate2")
+def _(p):
+    exp = p["on"] + p["off"] * p["ccf"]
+    return [p["off"] * p["ccf"], exp, p["tier1"] / exp], p["tier1"] / exp
+
+
+@oracle("basel_advanced1")
+def _(p):
+    credit = p["corp"] + 0.75 * p["retail"] + 0.2 * p["bank_exp"]
+    rwa = credit + 12.5 * (p["op_charge"] + p["mkt_charge"])
+    # equivalently: capital ratio = capital ÷ (8% requirement grossed up); check via the 8% charge form
+    charge = 0.08 * credit + p["op_charge"] + p["mkt_charge"]
+    car = p["cap"] * 0.08 / charge
+    return [credit, 12.5 * p["op_charge"], 12.5 * p["mkt_charge"], rwa, car], car
+
+
+@oracle("compliance_basic1")
+def _(p):
+    return [p["done"] / p["staff"]], p["done"] / p["staff"]
+
+
+@oracle("compliance_basic2")
+def _(p):
+    tot = p["people"] + p["systems"]
+    return [tot, tot / p["rev"]], tot / p["rev"]
+
+
+@oracle("compliance_intermediate1")
+def _(p):
+    net = (p["prob0"] - p["prob1"]) * p["fine"] - p["cost"]
+    return [p["prob0"] * p["fine"], p["prob1"] * p["fine"], net], net
+
+
+@oracle("compliance_intermediate2")
+def _(p):
+    cap = p["nw"] * p["limit"]
+    after = p["existing"] + p["new"]
+    return [cap, after, cap - after], "是" if after <= cap else "否"
+
+
+@oracle("compliance_advanced1")
+def _(p):
+    cf = p["fine_cut"] + p["labor"] - p["run"]
+    npv = float(npf.npv(p["r"], [-p["invest"]] + [cf] * p["n"]))
+    factor = -float(npf.pv(p["r"], p["n"], 1))
+    return [p["fine_cut"] + p["labor"], cf, factor, cf * factor, npv], npv
+
+
+@oracle("kyc_basic1")
+def _(p):
+    score = p["_job"] + p["_country"] + p["_volume"] + p["_pep"]
+    return [score], "低" if score <= 3 else "中" if score <= 6 else "高"
+
+
+@oracle("kyc_basic2")
+def _(p):
+    return [p["trade"] / p["income"]], p["trade"] / p["income"]
+
+
+@oracle("kyc_intermediate1")
+def _(p):
+    tot = p["a0"] + p["a1"] + p["a2"]
+    dev = (tot - 3 * p["expected"]) / (3 * p["expected"])
+    return [tot, tot / 3, dev], dev
+
+
+@oracle("kyc_intermediate2")
+def _(p):
+    s = [p["s0"], p["s1"], p["s2"], p["s3"]]
+    w = [0.3, 0.3, 0.2, 0.2]
+    tot = float(np.dot(s, w))
+    level = "低" if tot < 2.0 - 1e-9 else "中" if tot < 3.5 - 1e-9 else "高"
+    return [s[0] * w[0], s[1] * w[1], s[2] * w[2], tot], level
+
+
+@oracle("kyc_advanced1")
+def _(p):
+    total3 = p["m0"] + p["m1"] + p["m2"]
+    annual = total3 * 4
+    mult = annual / p["income"]
+    s1 = min(6.0, 2 * mult)
+    s2 = p["cash_share"] * 10
+    s3 = p["foreign"] / 2
+    tot = s1 + s2 + s3
+    level = "低" if tot < 4 - 1e-9 else "中" if tot < 8 - 1e-9 else "高"
+    return [total3 / 3, annual, mult, s1, s2, s3, tot], level
+
+
+@oracle("security_basic1")
+def _(p):
+    return [p["av"] * p["ef"], p["av"] * p["ef"] * p["aro"]], p["av"] * p["ef"] * p["aro"]
+
+
+@oracle("security_basic2")
+def _(p):
+    hours = p["days"] * 24
+    return [hours, 1 - p["down"] / hours], 1 - p["down"] / hours
+
+
+@oracle("security_intermediate1")
+def _(p):
+    red = p["sle"] * (p["aro0"] - p["aro1"])
+    return [p["sle"] * p["aro0"], p["sle"] * p["aro1"], red, red - p["cost"]], red - p["cost"]
+
+
+@oracle("security_intermediate2")
+def _(p):
+    combos = p["charset"] ** p["length"]
+    days = math.exp(math.log(combos) - math.log(2) - math.log(p["rate"]) - math.log(86_400))
+    return [combos, combos / 2, combos / 2 / p["rate"], days], days
+
+
+@oracle("security_advanced1")
+def _(p):
+    sle = p["av"] * p["ef"]
+    red = sle * p["aro"] * p["cut"]
+    rosi = red / p["cost"] - 1
+    return [sle, sle * p["aro"], p["aro"] * (1 - p["cut"]), sle * p["aro"] * (1 - p["cut"]), red, rosi], rosi
+
+
 # ================================================================ generic checks
 
+# ratios that may legitimately exceed 100% (not yields or returns)
+PCT_OVER_100_OK = {"kyc_basic2", "kyc_intermediate1"}
 DIFF_STEPS = {"基礎": (1, 2), "中級": (3, 4), "進階": (5, 99)}
 ORACLE_SEEDS = range(25)
 RANGE_SEEDS = range(200)
@@ -660,7 +836,7 @@ def test_200_seeds_are_sane_and_clean(template_id):
                 assert s.value > 0, (seed, s.label, s.value)
         if prob.answer_type == "numeric":
             assert math.isfinite(prob.answer_value)
-            if prob.answer_display.endswith("%"):
+            if prob.answer_display.endswith("%") and template_id not in PCT_OVER_100_OK:
                 assert abs(prob.answer_value) <= 1.0, (seed, prob.answer_display)  # no −104% yields
         else:
             categorical_answers.add(prob.answer_text)
