@@ -180,6 +180,12 @@ def test_broken_json_data_line_names_file_and_line(tmp_path, capsys):
     assert rc == 2 and f"{data}:2" in err
 
 
+def test_out_file_that_is_a_data_file_exits_2(tmp_path, data, capsys):
+    before = data.read_bytes()
+    rc, _, err = cli(capsys, *base_args("http://127.0.0.1:1/v1", data, data))
+    assert rc == 2 and "--out is one of the --data files" in err and data.read_bytes() == before
+
+
 def test_base_url_without_scheme_exits_2(tmp_path, data, capsys):
     rc, _, err = cli(capsys, *base_args("localhost:8000/v1", data, tmp_path / "o.jsonl"))
     assert rc == 2 and "http://" in err and not (tmp_path / "o.jsonl").exists()

@@ -22,7 +22,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base-url", required=True, help="server base URL, e.g. http://localhost:8000/v1")
     parser.add_argument("--model", required=True, help="model name sent to the server and stored in --out")
     parser.add_argument("--out", required=True, help="runs file to append to (runs/<model>.jsonl)")
-    parser.add_argument("--limit", type=int, help="only the first N records of each data file")
+    parser.add_argument("--limit", type=int,
+                        help="only the first N records of each data file (a ConvFinQA conversation is one "
+                             "record with all its turns)")
     parser.add_argument("--extra", default=None, metavar="JSON",
                         help='JSON object merged into every request body, e.g. '
                              '\'{"chat_template_kwargs": {"enable_thinking": false}}\'')

@@ -447,6 +447,10 @@ def _validate(cfg: RunConfig) -> None:
         raise InputError("--extra must not turn on streaming; the runner reads whole responses", field="extra")
     if not cfg.model:
         raise InputError("--model must not be empty", field="model")
+    out = Path(cfg.out).resolve()
+    if any(Path(d).resolve() == out for d in cfg.data):
+        raise InputError("--out is one of the --data files; the runs file must be a separate file",
+                         path=cfg.out, field="out")
 
 
 def _plan(tasks: list[Task], existing: ExistingRun, cfg: RunConfig, summary: RunSummary,
