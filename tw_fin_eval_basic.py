@@ -19,9 +19,11 @@ from pathlib import Path
 import datasets
 
 from tw_fin_eval.configs import CONFIGS
+from tw_fin_eval.errors import InputError
 from tw_fin_eval.features import features_for, project
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.paths import DATA_DIR
+from tw_fin_eval.release.validate import record_errors
 
 _HOMEPAGE = "https://huggingface.co/datasets/APMIC/tw_fin_eval_basic"
 _LICENSE = "Derivative of FinQA/ConvFinQA (MIT), FinChain (Apache-2.0), Finance Agent Benchmark (MIT; CC BY 4.0 per the paper); see LICENSES.md"
@@ -65,12 +67,21 @@ class TwFinEvalBasic(datasets.GeneratorBasedBuilder):
         )
 
     def _split_generators(self, dl_manager):
-        path = Path(self.config.data_dir) / self.config.data_file if self.config.data_dir else _data_dir() / self.config.data_file
+        folder = Path(self.config.data_dir) if self.config.data_dir else _data_dir()
+        path = folder / self.config.data_file
         if not path.is_file():
             raise FileNotFoundError(f"{path}: not built yet — run `tw-fin-eval build`")
+        if path.stat().st_size == 0:
+            raise ValueError(f"{path}: empty (nothing translated or built yet for {self.config.name!r})")
         return [datasets.SplitGenerator(name=datasets.Split.TEST, gen_kwargs={"path": str(path)})]
 
     def _generate_examples(self, path: str):
+        # Same checks as the release: a wrong-typed field is reported with file, line and id instead of
+        # being nulled by project() or failing inside Arrow without saying which record.
         features = self.info.features
-        for _, record in iter_jsonl(path):
+        config = CONFIGS[self.config.name]
+        for lineno, record in iter_jsonl(path):
+            errors = record_errors(record, config, features)
+            if errors:
+                raise InputError("; ".join(errors[:3]), path=path, line=lineno, item_id=record.get("id"))
             yield record["id"], project(record, features)
