@@ -203,6 +203,7 @@ def step_recall(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolera
 
 
 _LABEL_STRIP = re.compile(r"[\s「」『』\"'“”。．.，,：:；;！!（）()*`]")
+_NEG_NEAR = re.compile(r"[不非未無沒否]")
 _NEGATORS = ("不", "非", "未", "無須", "無需", "毋須", "不須", "不需")
 
 
@@ -256,9 +257,11 @@ class FinChainScorer(TaskScorer):
         if yes_no is not None:
             got = extract.classify_yes_no(conclusion)
             return None if got is None else got == yes_no
+        labels = self._label_set(record)
+        initials = {lab[0] for lab in labels if lab}
         found: list[str] = []
         taken = [False] * len(text)
-        for lab in sorted(self._label_set(record), key=len, reverse=True):
+        for lab in sorted(labels, key=len, reverse=True):
             start = text.find(lab)
             while lab and start >= 0:
                 span = range(start, start + len(lab))
@@ -266,6 +269,11 @@ class FinChainScorer(TaskScorer):
                     for i in span:
                         taken[i] = True
                     found.append(lab)
+                    # 「不屬於高風險」: a negation shortly before the label; 「中高風險」: glued to another
+                    # label's first character — either way the keyword cannot decide.
+                    if _NEG_NEAR.search(text[max(0, start - 3):start]) or (
+                            start > 0 and not taken[start - 1] and text[start - 1] in initials):
+                        return None
                 start = text.find(lab, start + 1)
         distinct = set(found)
         if len(distinct) != 1:
