@@ -127,7 +127,7 @@ def test_resume_skips_done_and_retries_failed(tmp_path, data, capsys):
 
     with FakeOpenAIServer(fault_for=fault_for) as srv:
         rc, stdout, _ = cli(capsys, *base_args(srv.url, data, out))
-    assert rc == 1 and "8 ok, 1 failed" in stdout and "re-run the same command" in stdout
+    assert rc == 1 and "8 ok, 1 failed (HTTP 400 ×1)" in stdout and "re-run the same command" in stdout
     failed = [r for r in read_runs(out) if r["error"]]
     assert [r["id"] for r in failed] == ["q-0002"] and failed[0]["error"].startswith("HTTP 400")
     assert failed[0]["response"] is None and failed[0]["attempts"] == 1

@@ -380,9 +380,11 @@ class RunSummary:
     write_error: str | None = None
     exit_code: int = 0
     elapsed_s: float = 0.0
+    failures: dict[str, int] = field(default_factory=dict)  # "HTTP 400" / "timeout" / … → count
 
     def text(self, out: str) -> str:
-        parts = [f"{self.ok} ok", f"{self.failed} failed"]
+        why = ", ".join(f"{k} ×{v}" for k, v in sorted(self.failures.items(), key=lambda kv: -kv[1]))
+        parts = [f"{self.ok} ok", f"{self.failed} failed" + (f" ({why})" if why else "")]
         if self.blocked:
             parts.append(f"{self.blocked} waiting for a failed earlier turn")
         if self.not_run:
@@ -514,6 +516,9 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
                 summary.exit_code = 1
                 print(f"run: error: {reason}; is the server running? nothing was sent", file=log)
                 return summary
+            if cfg.progress:
+                print(f"run: {len(todo)} to ask ({summary.skipped} of {summary.total} already done) → "
+                      f"{client.server}, model {cfg.model}, concurrency {cfg.concurrency}", file=log, flush=True)
             try:
                 _loop(cfg, client, runs, summary, todo, ready, waiting, log)
             finally:
@@ -609,6 +614,8 @@ def _finish(task: Task, result: ChatResult, cfg: RunConfig, runs: RunsFile, scru
     else:
         summary.failed += 1
         progress.failed += 1
+        kind = f"HTTP {result.status}" if result.status else (result.error_kind or "error")
+        summary.failures[kind] = summary.failures.get(kind, 0) + 1
     nxt = waiting.pop(task.key, None)
     if nxt is not None:
         assert nxt.conv is not None and nxt.turn is not None
