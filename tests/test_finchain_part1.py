@@ -750,10 +750,168 @@ def _(p):
     return [sle, sle * p["aro"], p["aro"] * (1 - p["cut"]), sle * p["aro"] * (1 - p["cut"]), red, rosi], rosi
 
 
+# ================================================================ markets
+
+
+@oracle("bond_pricing_basic1")
+def _(p):
+    return [p["face"] * p["coupon"], p["face"] * p["coupon"] / p["price"]], p["face"] * p["coupon"] / p["price"]
+
+
+@oracle("bond_pricing_basic2")
+def _(p):
+    price = -float(npf.pv(p["y"], p["n"], 0, p["face"]))
+    return [price / p["face"], price], price
+
+
+@oracle("bond_pricing_intermediate1")
+def _(p):
+    cpn = p["face"] * p["coupon"]
+    flows = [cpn] * p["n"]
+    flows[-1] += p["face"]
+    price = sum(cf / (1 + p["y"]) ** t for t, cf in enumerate(flows, 1))  # explicit cash-flow discounting
+    pv_face = p["face"] / (1 + p["y"]) ** p["n"]
+    assert math.isclose(price, -float(npf.pv(p["y"], p["n"], cpn, p["face"])), rel_tol=1e-12)
+    return [cpn, price - pv_face, pv_face, price], price
+
+
+@oracle("bond_pricing_intermediate2")
+def _(p):
+    i, n = p["y"] / 2, p["years"] * 2
+    cpn = p["face"] * p["coupon"] / 2
+    price = sum(cpn / (1 + i) ** t for t in range(1, n + 1)) + p["face"] / (1 + i) ** n
+    return [cpn, n, i, price], price
+
+
+@oracle("bond_pricing_advanced1")
+def _(p):
+    y, n, face = p["y"], p["n"], p["face"]
+    c = face * p["coupon"]
+    price = -float(npf.pv(y, n, c, face))
+    # closed-form Macaulay duration of an annual-coupon bond
+    cr = p["coupon"]
+    mac = (1 + y) / y - (1 + y + n * (cr - y)) / (cr * ((1 + y) ** n - 1) + y)
+    mod = mac / (1 + y)
+    chg = -mod * p["_dy"]
+    return [price, mac * price, mac, mod, chg, price * (1 + chg)], price * (1 + chg)
+
+
+@oracle("forex_trading_basic1")
+def _(p):
+    return [p["twd"] / p["rate"]], p["twd"] / p["rate"]
+
+
+@oracle("forex_trading_basic2")
+def _(p):
+    usd_needed = p["amount"] / p["usdjpy"]
+    return [p["usdtwd"] / p["usdjpy"], usd_needed * p["usdtwd"]], usd_needed * p["usdtwd"]
+
+
+@oracle("forex_trading_intermediate1")
+def _(p):
+    cost, back = p["amount"] * p["ask0"], p["amount"] * p["bid1"]
+    return [cost, back, back - cost, p["bid1"] / p["ask0"] - 1], p["bid1"] / p["ask0"] - 1
+
+
+@oracle("forex_trading_intermediate2")
+def _(p):
+    a, b = 1 + p["i_tw"] * p["days"] / 360, 1 + p["i_us"] * p["days"] / 360
+    # forward premium form: F = S + S × (a − b) / b
+    f = p["spot"] + p["spot"] * (a - b) / b
+    return [a, b, f], f
+
+
+@oracle("forex_trading_advanced1")
+def _(p):
+    a, b = 1 + p["i_tw"] * p["days"] / 360, 1 + p["i_us"] * p["days"] / 360
+    fair = p["spot"] * a / b
+    pl = p["principal"] * b / p["spot"] * (p["fwd"] - fair)  # profit = USD proceeds × forward mispricing
+    u0 = p["principal"] / p["spot"]
+    return [u0, u0 * b, u0 * b * p["fwd"], p["principal"] * a, pl], pl
+
+
+@oracle("option_pricing_basic1")
+def _(p):
+    payoff = max(p["st"] - p["k"], 0.0)
+    return [payoff, payoff - p["prem"]], payoff - p["prem"]
+
+
+@oracle("option_pricing_basic2")
+def _(p):
+    t = p["months"] / 12
+    pvk = p["k"] / math.exp(p["r"] * t)
+    return [pvk, p["s"] - pvk + p["put"]], p["s"] - pvk + p["put"]
+
+
+@oracle("option_pricing_intermediate1")
+def _(p):
+    u, d, r = 1 + p["up"], 1 - p["down"], p["r"]
+    cu, cd = max(p["s"] * u - p["k"], 0.0), max(p["s"] * d - p["k"], 0.0)
+    # replicating portfolio: delta shares plus borrowing
+    delta = (cu - cd) / (p["s"] * (u - d))
+    bond = (cd * u - cu * d) / ((u - d) * (1 + r))
+    q = (1 + r - d) / (u - d)
+    return [q, cu, cd, delta * p["s"] + bond], delta * p["s"] + bond
+
+
+@oracle("option_pricing_intermediate2")
+def _(p):
+    n = p["shares"]
+    # a covered call pays min(S_T, K) per share plus the premium
+    total = (min(p["st"], p["k"]) - p["s0"] + p["prem"]) * n
+    return [(p["st"] - p["s0"]) * n, max(p["st"] - p["k"], 0.0) * n, p["prem"] * n, total], total
+
+
+@oracle("option_pricing_advanced1")
+def _(p):
+    s, k, r, sig, t = p["s"], p["k"], p["r"], p["sigma"], p["t"]
+    nd = statistics.NormalDist()
+    d1 = (math.log(s / k) + (r + sig * sig / 2) * t) / (sig * math.sqrt(t))
+    d2 = (math.log(s / k) + (r - sig * sig / 2) * t) / (sig * math.sqrt(t))
+    call = s * nd.cdf(d1) - k * math.exp(-r * t) * nd.cdf(d2)
+    put = k * math.exp(-r * t) * nd.cdf(-d2) - s * nd.cdf(-d1)
+    assert math.isclose(call - put, s - k * math.exp(-r * t), rel_tol=1e-9, abs_tol=1e-9)
+    return [d1, d2, nd.cdf(d1), nd.cdf(d2), call], call
+
+
+@oracle("stock_market_analysis_basic1")
+def _(p):
+    r = (p["p1"] + p["div"]) / p["p0"] - 1
+    return [p["p1"] - p["p0"], r], r
+
+
+@oracle("stock_market_analysis_basic2")
+def _(p):
+    pb = p["price"] * p["shares"] / p["eq"]  # market cap ÷ book equity
+    return [p["eq"] / p["shares"], pb], pb
+
+
+@oracle("stock_market_analysis_intermediate1")
+def _(p):
+    closes = np.array([p[f"c{i}"] for i in range(6)])
+    ma = np.convolve(closes, np.ones(5) / 5, mode="valid")
+    bias = closes[-1] / ma[-1] - 1
+    return [float(ma[0]), float(ma[1]), float(bias)], float(bias)
+
+
+@oracle("stock_market_analysis_intermediate2")
+def _(p):
+    m = p["p1"] / (p["price"] * p["ratio"])
+    cost = p["price"] * p["shares"]
+    return [cost, cost * p["ratio"], p["p1"] * p["shares"], m], m
+
+
+@oracle("stock_market_analysis_advanced1")
+def _(p):
+    actual = (p["p1"] + p["div"]) / p["p0"] - 1
+    exp = (1 - p["beta"]) * p["rf"] + p["beta"] * p["_rm"]
+    return [p["p1"] - p["p0"], actual, p["_rm"] - p["rf"], exp, actual - exp], actual - exp
+
+
 # ================================================================ generic checks
 
 # ratios that may legitimately exceed 100% (not yields or returns)
-PCT_OVER_100_OK = {"kyc_basic2", "kyc_intermediate1"}
+PCT_OVER_100_OK = {"kyc_basic2", "kyc_intermediate1", "stock_market_analysis_intermediate2"}
 DIFF_STEPS = {"基礎": (1, 2), "中級": (3, 4), "進階": (5, 99)}
 ORACLE_SEEDS = range(25)
 RANGE_SEEDS = range(200)
