@@ -604,6 +604,212 @@ def _(p):
     return ("合併計稅" if a < b else "分開計稅"), {"合併計稅的稅負（負數為可退稅）": a, "分開計稅的稅負": b}
 
 
+# ---------------------------------------------------------------- risk_management
+
+
+@oracle("regulatory_compliance_basic1")
+def _(p):
+    return (p["t1"] + p["t2"]) / p["rwa"], {}
+
+
+@oracle("regulatory_compliance_basic2")
+def _(p):
+    return p["hqla"] / max(p["out"] - p["inflow"], 0.25 * p["out"]), {}
+
+
+@oracle("regulatory_compliance_inter1")
+def _(p):
+    rwa = float(np.dot(p["exps"], p["weights"]))
+    return ("是" if p["cap"] >= p["minimum"] * rwa else "否"), {"風險性資產總額": rwa}
+
+
+@oracle("regulatory_compliance_inter2")
+def _(p):
+    return float(np.dot(p["exps"], p["weights"])) * p["target"] - p["cap"], {}
+
+
+@oracle("regulatory_compliance_adv1")
+def _(p):
+    need = max(p["t1_min"] * (p["rwa"] + p["w"] * p["growth"]), p["lev_min"] * (p["expo"] + p["growth"]))
+    return need - p["t1"], {}
+
+
+@oracle("risk_appetite_basic1")
+def _(p):
+    return p["cap"] * p["a"] - p["loss"], {}
+
+
+@oracle("risk_appetite_basic2")
+def _(p):
+    return ("是" if p["var"] > p["limit"] * p["cap"] else "否"), {}
+
+
+@oracle("risk_appetite_inter1")
+def _(p):
+    return sum(p["vars"]) / p["limit"], {"剩餘額度": p["limit"] - sum(p["vars"])}
+
+
+@oracle("risk_appetite_inter2")
+def _(p):
+    return p["limit"] - (p["npl"] + p["new"] - p["rec"]) / p["loans"], {}
+
+
+@oracle("risk_appetite_adv1")
+def _(p):
+    worst_earnings = NormalDist(p["earn"], p["sd"]).inv_cdf(1 - p["cl"])  # negative: a loss
+    return (p["cap"] + worst_earnings) / p["rwa"] - p["minimum"], {"最差情境淨損失": -worst_earnings}
+
+
+@oracle("risk_metrics_basic1")
+def _(p):
+    return statistics.stdev(p["rets"]), {"平均報酬率": statistics.fmean(p["rets"])}
+
+
+@oracle("risk_metrics_basic2")
+def _(p):
+    return p["rho"] * p["ss"] / p["sm"], {}
+
+
+@oracle("risk_metrics_inter1")
+def _(p):
+    navs = np.array(p["navs"])
+    return float(np.max(1 - navs / np.maximum.accumulate(navs))), {}
+
+
+@oracle("risk_metrics_inter2")
+def _(p):
+    return (p["drawn"] + p["ccf"] * p["undrawn"]) * p["pd"] * (1 - p["rec"]), {}
+
+
+@oracle("risk_metrics_adv1")
+def _(p):
+    w = np.array([p["w1"], 1 - p["w1"]])
+    s = np.array([p["s1"], p["s2"]])
+    cov = np.outer(s, s) * np.array([[1, p["rho"]], [p["rho"], 1]])
+    sd = math.sqrt(float(w @ cov @ w))
+    return (float(w @ np.array([p["r1"], p["r2"]])) - p["rf"]) / sd, {"投資組合標準差": sd}
+
+
+@oracle("scenario_planning_basic1")
+def _(p):
+    probs = [p["p1"], p["p2"], 1 - p["p1"] - p["p2"]]
+    return float(np.dot(probs, p["profits"])), {}
+
+
+@oracle("scenario_planning_basic2")
+def _(p):
+    return p["rev"] * (1 - p["drop"]) * (1 - p["v"]) - p["fixed"], {}
+
+
+@oracle("scenario_planning_inter1")
+def _(p):
+    mu = float(np.average(p["npvs"], weights=p["probs"]))
+    return math.sqrt(float(np.average((np.array(p["npvs"]) - mu) ** 2, weights=p["probs"]))), {"淨現值期望值": mu}
+
+
+@oracle("scenario_planning_inter2")
+def _(p):
+    return ("甲案" if np.dot(p["probs"], p["a"]) > np.dot(p["probs"], p["b"]) else "乙案"), {}
+
+
+@oracle("scenario_planning_adv1")
+def _(p):
+    n, r, inv = p["n"], p["r"], p["inv"]
+    now = p["p"] * npf.npv(r, [-inv] + [p["cf_h"]] * n) + (1 - p["p"]) * npf.npv(r, [-inv] + [p["cf_l"]] * n)
+    wait = p["p"] * npf.npv(r, [0, -inv] + [p["cf_h"]] * n)  # invest a year later, only in the strong case
+    return wait - now, {"立即投資的淨現值": now, "等待一年再決定的淨現值": wait}
+
+
+@oracle("sensitivity_analysis_basic1")
+def _(p):
+    return p["q"] * (p["price"] * (1 + p["chg"]) - p["v"]) - p["fixed"], {}
+
+
+@oracle("sensitivity_analysis_basic2")
+def _(p):
+    return p["fixed"] / (p["price"] - p["v"]), {}
+
+
+@oracle("sensitivity_analysis_inter1")
+def _(p):
+    def ebit(sales):
+        return sales * (1 - p["v"]) - p["fixed"]
+    return ebit(p["sales"] * (1 + p["chg"])) / ebit(p["sales"]) - 1, {}
+
+
+@oracle("sensitivity_analysis_inter2")
+def _(p):
+    flows = [-p["inv"]] + [p["cf"]] * p["n"]
+    return npf.npv(p["r"] + p["dr"], flows) - npf.npv(p["r"], flows), {}
+
+
+@oracle("sensitivity_analysis_adv1")
+def _(p):
+    def npv(vol):
+        return npf.npv(p["r"], [-p["inv"]] + [vol * (p["price"] - p["v"]) - p["fixed"]] * p["n"])
+    base = npv(p["vol"])
+    return (npv(p["vol"] * (1 + p["up"])) / base - 1) / p["up"], {"基本情境淨現值": base}
+
+
+@oracle("stress_testing_basic1")
+def _(p):
+    return p["v"] * (1 - p["s"]), {}
+
+
+@oracle("stress_testing_basic2")
+def _(p):
+    return -p["v"] * p["dur"] * p["dy"], {}
+
+
+@oracle("stress_testing_inter1")
+def _(p):
+    return ("是" if p["cet1"] - p["loss"] >= p["th"] * p["rwa"] * (1 + p["g"]) else "否"), {}
+
+
+@oracle("stress_testing_inter2")
+def _(p):
+    return p["book"] * p["pd"] * p["lgd"] * (p["k"] - 1), {}
+
+
+@oracle("stress_testing_adv1")
+def _(p):
+    dy = p["dy"]
+    bond_loss = p["bond"] * (p["dur"] * dy - p["conv"] * dy * dy / 2)
+    total = p["eq"] * p["se"] + bond_loss + p["fx"] * p["sf"]
+    return 1 - total / p["capital"], {"債券部位損失": bond_loss}
+
+
+@oracle("var_basic1")
+def _(p):
+    return -NormalDist(0, p["v"] * p["sd"]).inv_cdf(1 - p["cl"]), {}
+
+
+@oracle("var_basic2")
+def _(p):
+    return p["var1"] * p["t"] ** 0.5, {}
+
+
+@oracle("var_inter1")
+def _(p):
+    k = round(p["n"] * (1 - p["cl"]))
+    return -float(np.sort(p["rets"])[k - 1]) * p["v"], {}
+
+
+@oracle("var_inter2")
+def _(p):
+    x = np.array([p["v1"] * p["s1"], p["v2"] * p["s2"]])
+    corr = np.array([[1, p["rho"]], [p["rho"], 1]])
+    z = NormalDist().inv_cdf(p["cl"])
+    return z * (x.sum() - math.sqrt(float(x @ corr @ x))), {}
+
+
+@oracle("var_adv1")
+def _(p):
+    dist = NormalDist(0, p["v"] * p["sd"] * math.sqrt(p["t"]))  # the 10-day loss distribution directly
+    q = -dist.inv_cdf(1 - p["cl"])
+    return dist.stdev ** 2 * dist.pdf(q) / (1 - p["cl"]), {"十日風險值": q}
+
+
 # ---------------------------------------------------------------- tests
 
 
@@ -687,7 +893,7 @@ def test_200_seeds_sane_and_clean(spec: TemplateSpec):
                 assert -1.0 < v < 3.0, (seed, v)  # no −104% yields or 500% returns
             assert prob.answer_display.replace("-", "").strip() not in ("NT$0", "0", "0.00%"), (seed, prob.answer_display)
         for s in prob.steps:
-            if any(k in s.label for k in ("價格", "股價", "售價", "每股價值")):
+            if re.search(r"(價格|股價|售價|每股價值|淨值)$", s.label):
                 assert s.value > 0, (seed, s.label, s.value)
 
 
