@@ -23,7 +23,6 @@ import http.client
 import json
 import random
 import socket
-import ssl
 import threading
 import time
 import urllib.parse
@@ -286,6 +285,8 @@ class ChatClient:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             if self.scheme == "https":
+                import ssl  # only https needs it (and it is slow to import)
+
                 conn = http.client.HTTPSConnection(self.host, self.port, timeout=self.connect_timeout,
                                                    context=ssl.create_default_context())
             else:
