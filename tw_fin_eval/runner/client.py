@@ -319,6 +319,8 @@ class ChatClient:
         fresh = conn.sock is None
         try:
             if fresh:
+                with self._conns_lock:  # (again, after close()) so abort() can reach it
+                    self._conns.add(conn)
                 try:
                     conn.connect()
                 except (socket.gaierror, ConnectionRefusedError, TimeoutError, OSError) as exc:
