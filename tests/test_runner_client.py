@@ -203,3 +203,27 @@ def test_server_rejects_unknown_fault_and_serves_models():
     with FakeOpenAIServer(model_name="tiny") as srv:
         with urllib.request.urlopen(srv.url + "/models", timeout=5) as resp:
             assert json.load(resp)["data"][0]["id"] == "tiny"
+
+
+def test_server_runs_as_a_module_with_fault_switches():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = str(Path(__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=repo + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "tw_fin_eval.testing.openai_server", "--port", "0",
+                             "--faults", "503=1", "--retry-after", "0", "--reasoning", "reasoning_content"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = proc.stdout.readline().strip()
+        assert line.startswith("listening on http://127.0.0.1:")
+        res = fast_client(line.removeprefix("listening on ")).chat(MSGS, model="m")
+        assert res.ok and res.attempts == 2 and res.reasoning
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    bad = subprocess.run([sys.executable, "-m", "tw_fin_eval.testing.openai_server", "--faults", "teapot=1"],
+                         capture_output=True, text=True, env=env, timeout=30)
+    assert bad.returncode == 2 and "unknown fault" in bad.stderr

@@ -24,7 +24,7 @@ Choose them with
 `api_key="..."` makes the server demand `Authorization: Bearer <key>` (401 otherwise).
 
 Run by hand (and by the benchmark, in its own process):
-    python -m tw_fin_eval.testing.openai_server --port 8000 [--latency 0.05] [--script 429,500]
+    python -m tw_fin_eval.testing.openai_server --port 8000 [--latency 0.05] [--script 429,500] [--faults 503=2]
 It prints "listening on http://127.0.0.1:PORT/v1" once ready.
 """
 
@@ -130,9 +130,11 @@ class FakeOpenAIServer:
         with self._lock:
             if self.record:
                 self.requests.append(body)
-            key = body_key(body)
-            nth = self._seen.get(key, 0) + 1
-            self._seen[key] = nth
+            nth = 1
+            if self.script or self.fault_for is not None:  # only they need per-body counts
+                key = body_key(body)
+                nth = self._seen.get(key, 0) + 1
+                self._seen[key] = nth
             fault = None
             for name, left in self.faults.items():
                 if left > 0:
@@ -288,13 +290,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each answer")
     parser.add_argument("--script", default="", help=f"comma-separated per-request-body faults ({', '.join(FAULTS)})")
+    parser.add_argument("--faults", default="", help="first-N-requests faults, e.g. 429=3,500=2")
     parser.add_argument("--retry-after", default="1")
     parser.add_argument("--reasoning", choices=["reasoning_content", "reasoning", "think"])
     parser.add_argument("--no-record", action="store_true", help="do not keep request bodies (long runs)")
     args = parser.parse_args(argv)
     script = [s.strip() for s in args.script.split(",") if s.strip()]
-    srv = FakeOpenAIServer(latency=args.latency, script=script, retry_after=args.retry_after,
-                           reasoning=args.reasoning, port=args.port, host=args.host, record=not args.no_record)
+    faults: dict[str, int] = {}
+    for item in filter(None, (x.strip() for x in args.faults.split(","))):
+        name, _, count = item.partition("=")
+        if not count.isdigit():
+            parser.error(f"--faults wants NAME=COUNT items, got {item!r}")
+        faults[name] = int(count)
+    try:
+        srv = FakeOpenAIServer(latency=args.latency, script=script, faults=faults, retry_after=args.retry_after,
+                               reasoning=args.reasoning, port=args.port, host=args.host, record=not args.no_record)
+    except ValueError as exc:
+        parser.error(str(exc))
     print(f"listening on http://{args.host}:{srv.port}/v1", flush=True)
     try:
         srv._httpd.serve_forever(poll_interval=0.2)
