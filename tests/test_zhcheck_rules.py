@@ -68,13 +68,39 @@ def test_ocr_artefacts_are_exempt(en):
     assert en_numerals(en) == {}, en
 
 
+@pytest.mark.parametrize("en", [
+    "total stockholders 2019 equity",               # ’ with spaces
+    "the purchase plan ( the 2018 2018plan 2019 2019 ) was approved",  # ‘ ’ around a glued word
+    "costs of approximately a0million",             # no-break space
+    "2022 construction-in-progress balances",       # bullet
+    "increased due to : 2022 an increase in costs ; and 2022 a decrease in fees",
+    "notes to financial statements 2013 ( continued )",
+    "for the periods 10/01/04 2013 10/31/04",       # dash between dates
+])
+def test_more_ocr_artefacts_are_exempt(en):
+    assert {k: v for k, v in en_numerals(en).items() if k in {"2013", "2014", "2018", "2019", "2022", "0"}} == {}, en
+
+
 @pytest.mark.parametrize("en,num", [
     ("the 2014 net revenue of amount ( in millions ) is $ 5735 ; net revenue of 2014 is large", "2014"),
     ("from 2013 to 2015 the rate rose", "2013"),
     ("december 2014 and 2013 balances", "2014"),
+    ("was the return of the 2019 peer group greater than the 2018 peer group?", "2019"),
+    ("debt maturing in 2022 and thereafter", "2022"),
+    ("in fiscal 2022 revenue grew", "2022"),
 ])
 def test_real_years_between_words_are_still_required(en, num):
     assert num in en_numerals(en)
+
+
+@pytest.mark.parametrize("en,zh", [
+    ("balance at december 312012", "2012 年 12 月 31 日的餘額"),
+    ("as of december 31.2013 the ratio", "截至 2013 年 12 月 31 日的比率"),
+    ("years ended december 31 2007 20142006", "截至 12 月 31 日之 2007 年—2006 年度"),
+    ("as of april 07 , 2025", "截至 2025 年 4 月 7 日"),
+])
+def test_glued_numbers_and_leading_zeros(en, zh):
+    assert missing_numerals(en, zh) == []
 
 
 def test_words_for_numbers_are_not_checked():
@@ -94,6 +120,11 @@ def test_words_for_numbers_are_not_checked():
     "Moody's 將其評等調降為 Baa",
     "iPhone 銷量與 S&P 500 指數",
     "FinQA 原文雜訊 201c 照原樣保留",
+    "美國以外（a）",                      # footnote markers
+    "購買義務 ( bc )",
+    "Allstate（NYSE: ALL）與 Cloudflare（NYSE: NET）",  # tickers that are English words
+    "U.S. Can 收購案",                     # a name holding a modal verb
+    "董事 Vincent Price 與 Alexandra Morehouse",
 ])
 def test_residue_accepts_names_acronyms_units(zh):
     assert find_english_residue(zh) == [], zh

@@ -151,12 +151,16 @@ what which who whom whose how why when where its it or per has have had than tot
 over under between during after before about than then there their our we you they he she if do does
 did will would shall should can could may might must also all any each other such only more most less
 """.split())
-# financial vocabulary: a capitalised run holding one of these is a heading left in English, not a name
+# function words that never occur in a company or person name (unlike Can, May, Will, All, First…)
+_SENTENCE_WORDS = frozenset("""
+is was were are be been being what which who whom whose how why when where did does do has have had
+that this these those than there their its with from into per total net not would should could
+""".split())
+# financial vocabulary: a capitalised run holding one of these is a heading left in English, not a name.
+# Kept short on purpose: Price, Cash, Equity, Interest… are surnames or parts of company names.
 _NOT_NAME_WORDS = frozenset("""
-revenue revenues income expense expenses cash assets asset liabilities liability equity sales cost costs
-operating interest tax taxes debt balance earnings profit loss losses share shares stock dividend
-dividends amount amounts million millions billion billions thousand thousands percent year years
-total net gross change increase decrease average ratio rate value price
+revenue revenues income expense expenses assets liabilities earnings dividend dividends amount amounts
+million millions billion billions thousand thousands percent total net gross increase decrease ratio
 """.split())
 _NAME_CONNECTORS = frozenset({"of", "and", "&", "the", "de", "du", "la", "le", "von", "van", "der", "del", "y"})
 _MAX_NAME_WORDS = 4  # a capitalised run of 5+ words is a title or sentence, not a name
@@ -180,12 +184,16 @@ def _allowed(token: str, allow: frozenset[str]) -> bool:
 
 
 def _run_is_residue(words: list[str]) -> bool:
+    if all(len(w) == 1 for w in words):
+        return False  # footnote markers (a), (b) and lone letters
+    if len(words) <= 2 and all(w.isupper() for w in words):
+        return False  # tickers and acronyms: NYSE: ALL, NET, HUM
     lowered = [w.lower().replace("’", "'").removesuffix("'s") for w in words]
     capitalised = [w for w, lo in zip(words, lowered) if lo not in _NAME_CONNECTORS]
     is_name = (
         bool(capitalised)
         and all(w[0].isupper() for w in capitalised)
-        and not any(lo in FUNCTION_WORDS - _NAME_CONNECTORS or lo in _NOT_NAME_WORDS for lo in lowered)
+        and not any(lo in _SENTENCE_WORDS or lo in _NOT_NAME_WORDS for lo in lowered)
         and len(capitalised) <= _MAX_NAME_WORDS
     )
     if is_name:
@@ -197,6 +205,10 @@ def _run_is_residue(words: list[str]) -> bool:
     if len(words) >= 3:
         return True
     return any(lo in FUNCTION_WORDS or lo in _NOT_NAME_WORDS for lo in lowered)
+
+
+def _bracketed(text: str, start: int, end: int) -> bool:
+    return text[:start].rstrip()[-1:] in ("(", "（", "[") and text[end:].lstrip()[:1] in (")", "）", "]")
 
 
 def find_english_residue(text: str, *, extra_allow: Iterable[str] = ()) -> list[Finding]:
@@ -218,6 +230,8 @@ def find_english_residue(text: str, *, extra_allow: Iterable[str] = ()) -> list[
                 continue
             words.append(word)
             spans.append((seg.start() + tok.start(), seg.start() + tok.end()))
+        if words and all(len(w) <= 2 for w in words) and _bracketed(text, seg.start(), seg.end()):
+            continue  # footnote markers: 購買義務（bc）
         if words and _run_is_residue(words):
             start, end = spans[0][0], spans[-1][1]
             run = text[start:end]
@@ -237,14 +251,20 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
 # unless the words around it say it is a year ("of 2014 is", "from 2013 to", "december 2014 and")
 _YEAR_BEFORE = frozenset(_MONTHS) | frozenset("""
 of in from to fiscal year years during since through until between by before after ended ending for
-and than at end early late mid calendar beginning
+and than at end early late mid calendar beginning the a an our its their this that each every per last next
+same prior current his her
 """.split())
 _YEAR_AFTER = frozenset("to and or through compared versus vs than".split())
-_OCR_GLUED = frozenset({"201", "2013", "2014", "2019"})  # “ ” – — ’ read as 201c 201d 2013 2014 2019
+# FinQA's PDF extraction wrote some punctuation as the hex of its code point:
+# “ 201c, ” 201d, ‘ 2018, ’ 2019, – 2013, — 2014, • 2022 and the no-break space as a0.
+_OCR_CODES = frozenset({"2013", "2014", "2018", "2019", "2022"})
 
 
 def _norm_numeral(raw: str) -> str:
-    return raw.rstrip(",").replace(",", "")
+    """Drop thousands commas and leading zeros ("07" is 7 in "April 07"), keep decimals as written."""
+    num = raw.rstrip(",").replace(",", "")
+    stripped = num.lstrip("0")
+    return "0" + stripped if stripped[:1] in ("", ".") else stripped
 
 
 def _zh_numerals(zh: str) -> Counter[str]:
@@ -255,25 +275,65 @@ def _zh_numerals(zh: str) -> Counter[str]:
 def _is_ocr_artefact(en: str, m: re.Match[str]) -> bool:
     raw = _norm_numeral(m.group())
     end = m.start() + len(m.group().rstrip(","))
-    if raw in _OCR_GLUED and end < len(en) and en[end].isalpha():
-        return True  # 2019s, 201c, 201d, 2014during
-    if raw in {"2013", "2014"}:
+    nxt = en[end] if end < len(en) else ""
+    prev = en[m.start() - 1] if m.start() > 0 else ""
+    if raw in _OCR_CODES and nxt.isalpha():
+        return True  # 2019s, 2014during, 2018plan
+    if raw == "201" and nxt in ("c", "d"):
+        return True  # 201c, 201d
+    if raw == "0" and prev == "a" and (nxt.isalpha() or nxt.isspace()):
+        return True  # a0million: a no-break space
+    if raw in _OCR_CODES - {"2022"}:
+        before = re.search(r"([a-z]+)\s+$", en[: m.start()])
+        after = re.match(r"\s+([a-z]+|\()", en[end:])
+        apostrophe = raw in ("2018", "2019")  # quotes: only "holders 2019 equity", "company 2019 s"
+        if (before and after and before.group(1) not in _YEAR_BEFORE and after.group(1) not in _YEAR_AFTER
+                and (not apostrophe or before.group(1).endswith("s") or after.group(1) == "s")):
+            return True  # "options 2013 marathon", "stockholders 2019 equity", "statements 2013 ( continued )"
+    if raw == "2022":  # a bullet: ": 2022 an increase", "; and 2022 a decrease", "2022 construction …"
         before = re.search(r"([a-z]+)\s+$", en[: m.start()])
         after = re.match(r"\s+([a-z]+)", en[end:])
-        if before and after and before.group(1) not in _YEAR_BEFORE and after.group(1) not in _YEAR_AFTER:
+        if after and after.group(1) not in _YEAR_AFTER and (
+                before is None or before.group(1) not in _YEAR_BEFORE - {"and", "or"}):
             return True
+    if raw in ("2013", "2014") and re.search(r"\d/\d+\s+$", en[: m.start()]) and re.match(r"\s+\d+/", en[end:]):
+        return True  # a dash between two dates: "10/01/04 2013 10/31/04"
     return False
 
 
 def en_numerals(en: str) -> Counter[str]:
-    """The Arabic numerals of an English text that must survive (commas dropped, "5.0" kept as is)."""
+    """The Arabic numerals of an English text that must survive (commas and leading zeros dropped,
+    "5.0" kept as is), without FinQA's OCR artefacts."""
+    matches = list(_NUMERAL_RE.finditer(en))
+    exempt = [_is_ocr_artefact(en, m) for m in matches]
+    # a code standing next to an artefact is one too: "( the 2018 2018plan 2019 2019 )"
+    changed = True
+    while changed:
+        changed = False
+        for i, m in enumerate(matches):
+            if exempt[i] or _norm_numeral(m.group()) not in _OCR_CODES:
+                continue
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(matches) and exempt[j]:
+                    lo, hi = sorted((i, j))
+                    if re.fullmatch(r"[a-z]*\s+", en[matches[lo].end():matches[hi].start()]):
+                        exempt[i] = changed = True
+                        break
     out: Counter[str] = Counter()
-    for m in _NUMERAL_RE.finditer(en):
-        if m.start() > 0 and en[m.start() - 1].isdigit():
-            continue
-        if not _is_ocr_artefact(en, m):
+    for m, skip in zip(matches, exempt):
+        if not skip:
             out[_norm_numeral(m.group())] += 1
     return out
+
+
+def _glued_date(num: str, have: Counter[str]) -> bool:
+    """FinQA glues numbers ("december 312012", "31.2013", "2007 20142006"): accept when the zh has the parts."""
+    m = re.fullmatch(r"(\d{1,2})\.?((?:19|20)\d\d)", num)
+    if m and 1 <= int(m.group(1)) <= 31 and have[_norm_numeral(m.group(1))] > 0 and have[m.group(2)] > 0:
+        return True
+    # a dash code glued to a year: "2007 20142006" is "2007 — 2006"
+    m = re.fullmatch(r"(?:2013|2014|2018|2019)((?:19|20)\d\d)", num)
+    return bool(m) and have[m.group(1)] > 0
 
 
 def missing_numerals(en: str, zh: str) -> list[Finding]:
@@ -283,7 +343,7 @@ def missing_numerals(en: str, zh: str) -> list[Finding]:
     have = _zh_numerals(zh)
     findings = []
     for num, count in need.items():
-        if have[num] >= count:
+        if have[num] >= count or _glued_date(num, have):
             continue
         where = next((m for m in _NUMERAL_RE.finditer(en) if _norm_numeral(m.group()) == num), None)
         snippet = _snippet(en, where.start(), where.end()) if where else en[:60]
