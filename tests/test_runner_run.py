@@ -462,3 +462,22 @@ def test_changed_prompts_of_finished_items_are_reported_not_rerun(tmp_path, caps
         rc, _, err = cli(capsys, *base_args(srv.url, data, out))
         assert rc == 0 and len(srv.requests) == n
     assert "1 finished items were asked with a prompt that differs" in err
+
+
+def test_a_server_refusing_every_request_stops_the_run(tmp_path, capsys):
+    data = write_jsonl(tmp_path / "d.jsonl", [numeric_record(i) for i in range(40)])
+    out = tmp_path / "out.jsonl"
+    with FakeOpenAIServer(api_key="sk-the-right-key-123") as srv:  # we send no key → 401 for everything
+        rc, _, err = cli(capsys, *base_args(srv.url, data, out, "--concurrency", "2"))
+        sent = len(srv.requests)
+    assert rc == 1 and "refused 5 requests in a row (HTTP 401: invalid API key)" in err
+    assert sent < 15  # stopped early: not one 401 line per item
+    assert all(r["error"].startswith("HTTP 401") for r in read_runs(out))
+
+
+def test_item_errors_do_not_stop_the_run(tmp_path, capsys):
+    data = write_jsonl(tmp_path / "d.jsonl", [numeric_record(i) for i in range(12)])
+    with FakeOpenAIServer(fault_for=lambda body, nth: "400") as srv:  # e.g. every prompt too long
+        rc, stdout, _ = cli(capsys, *base_args(srv.url, data, tmp_path / "o.jsonl"))
+        assert len(srv.requests) == 12
+    assert rc == 1 and "0 ok, 12 failed (HTTP 400 ×12)" in stdout

@@ -39,6 +39,10 @@ except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]
 
 FSYNC_EVERY_S = 0.5
+# statuses that mean "this run is misconfigured" (bad key, unknown model or path), not "this item is bad":
+# after REFUSED_STREAK of them in a row the run stops instead of writing one error line per item
+REFUSED_STATUSES = frozenset({401, 403, 404})
+REFUSED_STREAK = 5
 HISTORY_MODES = ("gold", "self")
 RESERVED_BODY_KEYS = ("model", "messages")
 
@@ -377,6 +381,8 @@ class RunSummary:
     interrupted: bool = False
     terminated: bool = False
     unreachable: str | None = None
+    refused: str | None = None
+    refused_streak: int = 0
     write_error: str | None = None
     exit_code: int = 0
     elapsed_s: float = 0.0
@@ -527,6 +533,9 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
     if summary.unreachable:
         print(f"run: error: {summary.unreachable}; stopped (re-run the same command once the server is up)",
               file=log)
+    if summary.refused:
+        print(f"run: error: the server refused {REFUSED_STREAK} requests in a row ({summary.refused}); "
+              "stopped — check --base-url, --model and the API key", file=log)
     if summary.write_error:
         print(f"run: error: cannot write {cfg.out}: {summary.write_error}; stopped", file=log)
     print(summary.text(cfg.out), file=out_stream)
@@ -534,7 +543,7 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
         summary.exit_code = 143
     elif summary.interrupted:
         summary.exit_code = 130
-    elif summary.unreachable or summary.write_error or summary.failed or summary.blocked or summary.not_run:
+    elif summary.unreachable or summary.refused or summary.write_error or summary.failed or summary.blocked or summary.not_run:
         summary.exit_code = 1
     return summary
 
@@ -550,7 +559,7 @@ def _loop(cfg: RunConfig, client: ChatClient, runs: RunsFile, summary: RunSummar
             ThreadPoolExecutor(max_workers=cfg.concurrency, thread_name_prefix="run") as pool:
         announced = False
         while ready or in_flight:
-            stopping = sig.stop or summary.unreachable is not None or summary.write_error is not None
+            stopping = sig.stop or bool(summary.unreachable or summary.refused or summary.write_error)
             if stopping and not announced:
                 announced = True
                 for fut in list(in_flight):  # queued but not started: drop them
@@ -616,6 +625,13 @@ def _finish(task: Task, result: ChatResult, cfg: RunConfig, runs: RunsFile, scru
         progress.failed += 1
         kind = f"HTTP {result.status}" if result.status else (result.error_kind or "error")
         summary.failures[kind] = summary.failures.get(kind, 0) + 1
+    if result.error is not None and result.status in REFUSED_STATUSES:
+        summary.refused_streak += 1
+        if summary.refused_streak >= REFUSED_STREAK and summary.refused is None:
+            summary.refused = result.error
+            client.abort()
+    else:
+        summary.refused_streak = 0
     nxt = waiting.pop(task.key, None)
     if nxt is not None:
         assert nxt.conv is not None and nxt.turn is not None
