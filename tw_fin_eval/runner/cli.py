@@ -16,7 +16,24 @@ from tw_fin_eval.runner.runner import HISTORY_MODES, RunConfig, run
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 
 
+EPILOG = """\
+Resume: re-run the same command. Finished (id, turn) keys are skipped, failed ones are asked again;
+a partial last line left by a killed run is cut off and reported. One runs file holds one model.
+
+Output (docs/FORMATS.md §3), one line per finished request:
+  id, turn, dataset, model, messages_sha256, messages, response (raw content), reasoning
+  (reasoning_content / reasoning / leading <think> block), finish_reason, usage, latency_s, attempts,
+  error, created, and history (gold/self) on ConvFinQA turns.
+
+Ctrl-C once: stop sending, wait for requests in flight. Twice: cancel them.
+Exit status: 0 all done; 1 some items failed or the server was unreachable / refused every request
+(re-run to retry); 2 bad input (nothing sent); 130 interrupted.
+"""
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = EPILOG
     parser.add_argument("--data", nargs="+", required=True, metavar="JSONL",
                         help="tw_fin_eval record files (data/*.jsonl)")
     parser.add_argument("--base-url", required=True, help="server base URL, e.g. http://localhost:8000/v1")
