@@ -810,6 +810,144 @@ def _(p):
     return dist.stdev ** 2 * dist.pdf(q) / (1 - p["cl"]), {"十日風險值": q}
 
 
+# ---------------------------------------------------------------- sustainable_finance
+
+
+@oracle("carbon_credits_basic1")
+def _(p):
+    return p["red"] * p["price"] - p["red"] * p["buf"] * p["price"], {}
+
+
+@oracle("carbon_credits_basic2")
+def _(p):
+    return (p["emis"] - p["threshold"]) * p["rate"], {}
+
+
+@oracle("carbon_credits_inter1")
+def _(p):
+    return ("是" if p["emis"] > p["free"] + p["banked"] else "否"), {}
+
+
+@oracle("carbon_credits_inter2")
+def _(p):
+    return p["x"] * (p["price"] - p["unit"]) - p["fixed"], {}
+
+
+@oracle("carbon_credits_adv1")
+def _(p):
+    t = np.arange(1, 4)
+    short = p["e0"] * (1 - p["cut"]) ** t - p["allow"]
+    return float(short @ (p["p0"] * (1 + p["g"]) ** (t - 1))), {"第 3 年額度缺口": float(short[2])}
+
+
+@oracle("esg_investing_basic1")
+def _(p):
+    return float(np.dot([p["e"], p["s"], p["g"]], [p["we"], p["ws"], p["wg"]])), {}
+
+
+@oracle("esg_investing_basic2")
+def _(p):
+    return p["ib"] + p["w"] * (p["ia"] - p["ib"]), {}
+
+
+@oracle("esg_investing_inter1")
+def _(p):
+    score = float(np.dot([p["e"], p["s"], p["g"]], [p["we"], p["ws"], p["wg"]])) - p["ded"]
+    return ("落後" if score < 60 else "中等" if score < 75 else "領先"), {"扣除爭議事件後總分": score}
+
+
+@oracle("esg_investing_inter2")
+def _(p):
+    return npf.fv(p["r_con"], p["n"], 0, p["p"]) - npf.fv(p["r_esg"], p["n"], 0, p["p"]), {}
+
+
+@oracle("esg_investing_adv1")
+def _(p):
+    w2 = p["wacc"] - p["bps"] * 1e-4
+    return (p["wacc"] - p["g"]) / (w2 - p["g"]) - 1, {"ESG 調整後資金成本": w2}
+
+
+@oracle("green_bonds_basic1")
+def _(p):
+    return p["face"] * p["cr"] / 2, {}
+
+
+@oracle("green_bonds_basic2")
+def _(p):
+    return p["face"] * p["yc"] - p["face"] * p["yg"], {}
+
+
+@oracle("green_bonds_inter1")
+def _(p):
+    return -npf.pv(p["y"], p["n"], p["face"] * p["cr"], p["face"]), {}
+
+
+@oracle("green_bonds_inter2")
+def _(p):
+    # per NT$1 million raised: (1e6 / cost per MW) MW × hours × capacity factor × t per MWh
+    return 1e6 / p["cost_mw"] * 8760 * p["cf"] * p["ef"], {"可建置裝置容量": p["proceeds"] / p["cost_mw"]}
+
+
+@oracle("green_bonds_adv1")
+def _(p):
+    yg = p["yc"] - p["gbps"] * 1e-4
+    price = -npf.pv(yg, p["n"], p["face"] * p["yc"], p["face"])
+    return p["units"] * (price - p["face"]), {"以綠色債券殖利率計算的價格": price}
+
+
+@oracle("social_impact_investing_basic1")
+def _(p):
+    return p["inv"] / (p["n"] * p["s"]), {}
+
+
+@oracle("social_impact_investing_basic2")
+def _(p):
+    return p["val"] / p["inv"], {}
+
+
+@oracle("social_impact_investing_inter1")
+def _(p):
+    return npf.npv(p["r"], [0] + p["vals"]) / p["inv"], {}
+
+
+@oracle("social_impact_investing_inter2")
+def _(p):
+    total = 1 + p["base"] + p["bonus"] * (p["actual"] - p["target"]) * 100
+    return npf.rate(p["n"], 0, -p["principal"], p["principal"] * total), {"總報酬率": total - 1}
+
+
+@oracle("social_impact_investing_adv1")
+def _(p):
+    y1 = p["gross"] * (1 - p["dw"]) * (1 - p["att"])
+    flows = [0] + [y1 * (1 - p["drop"]) ** k for k in range(3)]
+    return npf.npv(p["r"], flows) / p["inv"], {"第 3 年調整後價值": flows[3]}
+
+
+@oracle("sustainability_reporting_basic1")
+def _(p):
+    return (p["fuel"] * p["ef_f"] + p["kwh"] * p["ef_e"]) / 1000, {}
+
+
+@oracle("sustainability_reporting_basic2")
+def _(p):
+    return p["emis"] * 1e6 / p["rev"], {}
+
+
+@oracle("sustainability_reporting_inter1")
+def _(p):
+    return p["rec"] / p["kwh"], {}
+
+
+@oracle("sustainability_reporting_inter2")
+def _(p):
+    return ("是" if p["e1"] <= p["e0"] * (1 - p["target"]) else "否"), {}
+
+
+@oracle("sustainability_reporting_adv1")
+def _(p):
+    return (p["e_now"] - p["e0"] * (1 - p["total_cut"])) / (p["years"] - p["k"]), {}
+
+
 # ---------------------------------------------------------------- tests
 
 
