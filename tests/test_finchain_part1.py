@@ -908,6 +908,143 @@ def _(p):
     return [p["p1"] - p["p0"], actual, p["_rm"] - p["rf"], exp, actual - exp], actual - exp
 
 
+# ================================================================ ratios
+
+
+@oracle("efficiency_ratios_basic1")
+def _(p):
+    t = 2 * p["cogs"] / (p["inv0"] + p["inv1"])
+    return [(p["inv0"] + p["inv1"]) / 2, t], t
+
+
+@oracle("efficiency_ratios_basic2")
+def _(p):
+    d = p["ar"] * 365 / p["sales"]
+    return [p["sales"] / p["ar"], d], d
+
+
+@oracle("efficiency_ratios_intermediate1")
+def _(p):
+    avg = (p["ta0"] + p["ta1"]) / 2
+    roa = p["ni"] / avg  # turnover × margin collapses to income ÷ average assets
+    return [avg, p["sales"] / avg, p["ni"] / p["sales"], roa], roa
+
+
+def _ccc(sales, cogs, inv, ar, ap):
+    dio, dso, dpo = 365 * inv / cogs, 365 * ar / sales, 365 * ap / cogs
+    return dio, dso, dpo, 365 * ((inv - ap) / cogs + ar / sales)
+
+
+@oracle("efficiency_ratios_intermediate2")
+def _(p):
+    dio, dso, dpo, ccc = _ccc(p["sales"], p["cogs"], p["inv"], p["ar"], p["ap"])
+    return [dio, dso, dpo, ccc], ccc
+
+
+@oracle("efficiency_ratios_advanced1")
+def _(p):
+    inv, ar, ap = (np.mean([p["inv0"], p["inv1"]]), np.mean([p["ar0"], p["ar1"]]), np.mean([p["ap0"], p["ap1"]]))
+    dio, dso, dpo, ccc = _ccc(p["sales"], p["cogs"], float(inv), float(ar), float(ap))
+    return [float(inv), float(ar), float(ap), dio, dso, dpo, ccc], ccc
+
+
+@oracle("leverage_ratios_basic1")
+def _(p):
+    return [p["tl"] / p["ta"]], p["tl"] / p["ta"]
+
+
+@oracle("leverage_ratios_basic2")
+def _(p):
+    return [p["ebt"] + p["interest"], 1 + p["ebt"] / p["interest"]], 1 + p["ebt"] / p["interest"]
+
+
+@oracle("leverage_ratios_intermediate1")
+def _(p):
+    eq = p["ta"] - p["tl"]
+    return [eq, p["tl"] / eq, 1 + p["tl"] / eq], 1 + p["tl"] / eq
+
+
+@oracle("leverage_ratios_intermediate2")
+def _(p):
+    ebitda = p["ebit"] + p["da"]
+    return [ebitda, p["debt"] - p["cash"], (p["debt"] - p["cash"]) / ebitda], (p["debt"] - p["cash"]) / ebitda
+
+
+@oracle("leverage_ratios_advanced1")
+def _(p):
+    cm = p["units"] * (p["price"] - p["vc"])
+    ebit = cm - p["fixed"]
+    dol, dfl = cm / ebit, ebit / (ebit - p["interest"])
+    # independent path: recompute EPS-proportional income after the sales change (taxes cancel out)
+    ebit_new = cm * (1 + p["g"]) - p["fixed"]
+    change = (ebit_new - p["interest"]) / (ebit - p["interest"]) - 1
+    return [cm, ebit, dol, dfl, dol * dfl, change], change
+
+
+@oracle("liquidity_ratios_basic1")
+def _(p):
+    return [p["ca"] / p["cl"]], p["ca"] / p["cl"]
+
+
+@oracle("liquidity_ratios_basic2")
+def _(p):
+    quick = p["ca"] - p["inv"] - p["prepaid"]
+    return [quick, quick / p["cl"]], quick / p["cl"]
+
+
+@oracle("liquidity_ratios_intermediate1")
+def _(p):
+    ca = p["cash"] + p["sec"] + p["ar"] + p["inv"]
+    cl = p["ap"] + p["loan"] + p["accrued"]
+    return [ca, cl, ca / cl, (p["cash"] + p["sec"]) / cl], (p["cash"] + p["sec"]) / cl
+
+
+@oracle("liquidity_ratios_intermediate2")
+def _(p):
+    quick = p["cash"] + p["sec"] + p["ar"]
+    days = 365 * quick / (p["opex"] - p["dep"])
+    return [quick, (p["opex"] - p["dep"]) / 365, days], days
+
+
+@oracle("liquidity_ratios_advanced1")
+def _(p):
+    before = p["ca"] / p["cl"]
+    delta = p["buy"] - p["pay"]
+    after = (p["ca"] + delta) / (p["cl"] + delta)
+    return [before, p["ca"] + delta, p["cl"] + delta, after, after - before], after
+
+
+@oracle("profitability_ratios_basic1")
+def _(p):
+    roe = 2 * p["ni"] / (p["e0"] + p["e1"])
+    return [(p["e0"] + p["e1"]) / 2, roe], roe
+
+
+@oracle("profitability_ratios_basic2")
+def _(p):
+    roa = 2 * p["ni"] / (p["a0"] + p["a1"])
+    return [(p["a0"] + p["a1"]) / 2, roa], roa
+
+
+@oracle("profitability_ratios_intermediate1")
+def _(p):
+    return [p["ni"] / p["sales"], p["sales"] / p["ta"], p["ta"] / p["eq"], p["ni"] / p["eq"]], p["ni"] / p["eq"]
+
+
+@oracle("profitability_ratios_intermediate2")
+def _(p):
+    ebitda = p["sales"] - p["cogs"] - p["opex"] + p["dep"] + p["amort"]
+    return [ebitda - p["dep"] - p["amort"], ebitda, ebitda / p["sales"]], ebitda / p["sales"]
+
+
+@oracle("profitability_ratios_advanced1")
+def _(p):
+    ebt = p["ebit"] - p["interest"]
+    ni = ebt * (1 - p["tax"])
+    factors = [ni / ebt, ebt / p["ebit"], p["ebit"] / p["sales"], p["sales"] / p["ta"], p["ta"] / p["eq"]]
+    return [*factors, ni / p["eq"]], ni / p["eq"]
+
+
 # ================================================================ generic checks
 
 # ratios that may legitimately exceed 100% (not yields or returns)
@@ -927,6 +1064,7 @@ def displays(v: float) -> set[str]:
     """Ways an input value may be printed in a question."""
     out = set()
     for d in range(0, 7):
+        out.add(num(abs(v), d))  # the sign may sit before a currency symbol: -NT$1,000
         out.add(num(v, d))
         out.add(num(v, d).replace(",", ""))
         out.add(pct(v, d))
