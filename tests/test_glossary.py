@@ -117,7 +117,7 @@ def test_minimal_glossary_parses(tmp_path):
 
 @pytest.mark.parametrize("old,new,line,words", [
     ("| 質量 | 品質 | 例外：品質量 |", "| 質量 | 品質 |", 10, "2 cells"),
-    ("| 台 | 台灣 |", "| 台灣 | 台灣 |", 25, "one character"),
+    ("| 台 | 台灣 |", "| 台 灣 | 台灣 |", 25, "one CJK character or one CJK word"),
     ("| goodwill | 商譽 | |", "| | 商譽 | |", 5, "empty first cell"),
     ("| 質量 | 品質 | 例外：品質量 |", "| 質量 | 品質 | 例外：品質 |", 10, "does not contain"),
     ("| EPS | |", "| EPS 2 | |", 15, "one word"),

@@ -126,6 +126,18 @@ def test_allow_list_entries_are_needed():
     assert [ch for ch in sorted(allow) if _s2tw_char(ch) == ch] == []
     # common Simplified stand-ins stay detectable: letting them through would miss 以后, 征收…
     assert not allow & set("后于几么并征采余丰云")
+    # an allow-listed word must hold a character that would otherwise be flagged
+    for word in load_glossary().simplified_allow_words:
+        assert any(_s2tw_char(ch) != ch and ch not in allow for ch in word), word
+
+
+@pytest.mark.parametrize("ok,bad", [("資金拮据", "根据下表"), ("他的風采", "采取措施"), ("萬里長征", "征收關稅"),
+                                    ("余光中的詩", "其余部分")])
+def test_allow_listed_words_only_excuse_their_own_characters(ok, bad):
+    assert find_simplified(ok) == []
+    assert find_simplified(bad)
+    # the same character elsewhere in one text is still caught
+    assert len(find_simplified(ok + "，" + bad)) == 1
 
 
 @pytest.mark.parametrize("text,term,fix", [

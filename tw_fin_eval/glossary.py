@@ -63,6 +63,8 @@ class Glossary:
     allowed_english: frozenset[str]
     required: tuple[Required, ...]
     simplified_allow: frozenset[str]
+    # words in which a flagged character is correct Taiwan usage (拮据, 風采): allowed there only
+    simplified_allow_words: frozenset[str] = frozenset()
     # forbidden term -> longer Taiwan words containing it that are not an error (from the 備註 column)
     forbidden_exceptions: dict[str, tuple[str, ...]] = field(default_factory=dict)
     path: str = ""
@@ -180,15 +182,18 @@ def parse_glossary(text: str, path: Path) -> Glossary:
 
     _, simplified_rows = _table_after(lines, _find_heading(lines, path, exact=SIMPLIFIED_HEADING), path,
                                       SIMPLIFIED_HEADING)
-    simplified = []
+    simplified: list[str] = []
+    simplified_words: list[str] = []
     for row in simplified_rows:
-        if len(row.cells[0]) != 1:
-            raise InputError(f"allow-list entry {row.cells[0]!r} must be one character",
+        entry = row.cells[0]
+        if any(ch.isspace() or ch.isascii() for ch in entry):
+            raise InputError(f"allow-list entry {entry!r} must be one CJK character or one CJK word",
                              path=path, line=row.line)
-        simplified.append(row.cells[0])
+        (simplified if len(entry) == 1 else simplified_words).append(entry)
 
     return Glossary(terms=tuple(terms), forbidden=forbidden, allowed_english=frozenset(allowed),
                     required=tuple(required), simplified_allow=frozenset(simplified),
+                    simplified_allow_words=frozenset(simplified_words),
                     forbidden_exceptions=exceptions, path=str(path))
 
 

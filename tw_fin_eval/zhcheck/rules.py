@@ -72,18 +72,30 @@ def _s2tw_char(ch: str) -> str:
 
 
 def find_simplified(text: str) -> list[Finding]:
-    """Characters that s2tw would change (per character, memoised), unless allow-listed (台, 里, 占…).
+    """Characters that s2tw would change (per character, memoised), unless allow-listed (台, 里, 占…)
+    or inside an allow-listed word (拮据, 風采).
 
     Checking distinct characters first keeps this fast on megabytes of text: only the flagged
     characters are searched for again. Adjacent flagged characters form one finding.
     """
-    allow = _glossary().simplified_allow
+    glossary = _glossary()
+    allow = glossary.simplified_allow
     bad = {ch for ch in set(text) if ord(ch) > 0x7F and ch not in allow and _s2tw_char(ch) != ch}
     if not bad:
         return []
+    # positions covered by an allow-listed word holding one of the flagged characters (拮据, 風采)
+    excused: set[int] = set()
+    for word in glossary.simplified_allow_words:
+        if bad.intersection(word):
+            start = text.find(word)
+            while start >= 0:
+                excused.update(range(start, start + len(word)))
+                start = text.find(word, start + 1)
     pattern = re.compile("[" + "".join(re.escape(ch) for ch in sorted(bad)) + "]+")
     findings = []
     for m in pattern.finditer(text):
+        if excused and all(i in excused for i in range(m.start(), m.end())):
+            continue
         run = m.group()
         fixed = "".join(_s2tw_char(ch) for ch in run)
         findings.append(Finding("simplified", f"簡體字「{run}」→ 改用繁體「{fixed}」",
