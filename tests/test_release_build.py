@@ -224,6 +224,8 @@ def test_interrupted_release_leaves_previous_folder(previous, monkeypatch):
 
 def test_release_replaces_previous_folder(previous):
     data, out = previous
+    dead = out.parent / ".hf_release.tmp-999999999"  # left by a release killed outright (no such pid)
+    (dead / "data").mkdir(parents=True)
     assert release_cli.main(_args(data, out)) == 0
     assert not (out / "marker.txt").exists() and (out / "README.md").is_file()
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".hf_release")]

@@ -99,6 +99,24 @@ def _copy_code(repo_root: Path, dest: Path) -> None:
     _copy_tree(repo_root, TEMPLATES_DIR, dest / TEMPLATES_DIR)
 
 
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists but not ours to signal
+        return True
+    return True
+
+
+def _remove_stale_temporaries(out: Path) -> None:
+    """Leftovers of a release that was killed outright (SIGKILL, power loss): their pid is gone."""
+    for p in out.parent.glob(f".{out.name}.*-*"):
+        kind, _, pid = p.name[len(out.name) + 2:].partition("-")
+        if kind in {"tmp", "old"} and pid.isdigit() and not _pid_alive(int(pid)):
+            shutil.rmtree(p, ignore_errors=True)
+
+
 def _swap_in(tmp: Path, out: Path) -> None:
     old = out.parent / f".{out.name}.old-{os.getpid()}"
     if out.exists():
@@ -129,6 +147,7 @@ def write_release(data_dir: Path, out_dir: Path, *, repo_id: str = DEFAULT_REPO_
 
     datasets.disable_progress_bars()  # one plain line per config below says what happened
     out_dir.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_temporaries(out_dir)
     tmp = out_dir.parent / f".{out_dir.name}.tmp-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
