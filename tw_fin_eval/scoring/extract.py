@@ -39,6 +39,8 @@ def strip_think(text: str | None) -> str:
     thinking) drops everything after it; a stray </think> drops everything before it."""
     if not text:
         return ""
+    if "think" not in text and "THINK" not in text and "Think" not in text:
+        return text.strip()
     out = _THINK_BLOCK.sub("", text)
     close = list(_THINK_CLOSE.finditer(out))
     if close:
@@ -51,6 +53,8 @@ def strip_think(text: str | None) -> str:
 
 def clean_latex(text: str) -> str:
     """Unwrap the LaTeX a model puts around an answer (\\text{億}, \\%, \\$, \\,, **bold**)."""
+    if "\\" not in text and "**" not in text:
+        return text
     out = text
     for _ in range(3):
         out = _LATEX_WRAP.sub(r"\1", out)
@@ -61,12 +65,23 @@ def clean_latex(text: str) -> str:
 
 def answer_segment(text: str) -> str | None:
     """The text after the last answer marker, or None when there is no marker."""
-    last = None
-    for m in _MARKER.finditer(text):
-        last = m
-    if last is None:
-        return None
-    return text[last.end():]
+    # Scan backwards from the last "答案" / "answer" rather than running the regex over the whole text.
+    best = -1
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a character whose lower case is longer: offsets would not line up
+        found = list(_MARKER.finditer(text))
+        return text[found[-1].end():] if found else None
+    for word in ("答案", "answer"):
+        pos = len(lowered)
+        while True:
+            pos = lowered.rfind(word, 0, pos)
+            if pos < 0:
+                break
+            m = _MARKER.match(text, pos)
+            if m:
+                best = max(best, m.end())
+                break
+    return None if best < 0 else text[best:]
 
 
 def last_boxed(text: str) -> str | None:

@@ -13,6 +13,7 @@ Every parsed number keeps both readings: ``bare`` (the numeral as written, sign 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -45,10 +46,11 @@ _NUM_RE = re.compile(
     rf"""
     (?=[-+(\d.$NUHT新台臺百美])  # cheap first-character filter: most positions fail here
     (?P<lparen>\(\s*)?
-    (?P<sign>[-+])?\s*
+    (?:(?<![0-9A-Za-z])(?P<sign>[-+]))?\s*   # a sign glued to a digit/letter is a range or hyphen (2015-2016)
     (?P<pct_prefix>百分之\s*)?
     (?P<cur>{_CURRENCY_BEFORE})?\s*
-    (?P<sign2>[-+])?\s*
+    (?:(?<![0-9A-Za-z])(?P<sign2>[-+]))?\s*
+    (?<![0-9A-Za-z_])                       # digits glued to letters are names (Q3, FY2015), not quantities
     (?P<num>(?:\d{{1,3}}(?:,\d{{3}})+(?![\d])|\d+)(?:\.\d+)?|\.\d+)
     (?P<exp>[eE][-+]?\d{{1,3}}(?![\w]))?
     (?:[ ]?(?P<unit>{_UNIT})(?![A-Za-z]))?
@@ -85,11 +87,16 @@ class Num:
         return self.unit in BPS_UNITS
 
 
+_NEEDS_NORMALIZE = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_FULLWIDTH)) + "]")
+
+
 def normalize(text: str) -> str:
     """Map full-width digits, letters, signs and spaces to ASCII (length-preserving, so offsets still hold)."""
-    return text.translate(_FULLWIDTH)
+    # str.translate walks every character through a dict; most texts need nothing, and the search is C-fast.
+    return text.translate(_FULLWIDTH) if _NEEDS_NORMALIZE.search(text) else text
 
 
+@functools.lru_cache(maxsize=256)
 def _unit_info(unit: str | None, pct_prefix: bool) -> tuple[str | None, float]:
     if pct_prefix:
         return "%", 0.01
@@ -104,44 +111,42 @@ def _unit_info(unit: str | None, pct_prefix: bool) -> tuple[str | None, float]:
 
 
 def find_numbers(text: str) -> list[Num]:
-    """Every number in `text`, left to right. Digits glued to Latin letters (Q3, FY2015) are skipped:
-    they are names, not quantities."""
+    """Every number in `text`, left to right, with its position and both readings."""
     norm = normalize(text)
     out: list[Num] = []
-    unit_cache: dict[tuple[str | None, bool], tuple[str | None, float]] = {}
     for m in _NUM_RE.finditer(norm):
         lparen, sign, pct_prefix, cur, sign2, num, exp, unit_word, cur2, rparen = m.groups()
-        num_start = m.start("num")
-        if num_start > 0 and not cur:
-            prev = norm[num_start - 1]
-            if prev.isascii() and (prev.isalpha() or prev == "_"):
-                continue
-        bare = float(num.replace(",", "") + (exp or ""))
-        negative = (sign == "-") ^ (sign2 == "-")
-        if sign:
-            # A sign glued to a preceding digit/letter is a range or a hyphen ("2015-2016"), not a minus.
-            sign_pos = m.start("sign")
-            if sign_pos > 0 and norm[sign_pos - 1].isascii() and norm[sign_pos - 1].isalnum():
-                negative = sign2 == "-"
-        if lparen and rparen and not negative:
-            negative = True  # accounting negative (1,234)
-        start, end = m.start(), m.end()
+        bare = float(num.replace(",", "") + (exp or "")) if (exp or "," in num) else float(num)
+        if ((sign == "-") ^ (sign2 == "-")) or (lparen and rparen):  # (1,234) is an accounting negative
+            bare = -bare
+        start, end = m.span()
         if lparen and not rparen:
-            start = (m.start("sign") if sign else m.start("pct_prefix") if pct_prefix
-                     else m.start("cur") if cur else num_start)
+            start = m.start("sign") if sign else m.start("pct_prefix") if pct_prefix else m.start("cur") if cur \
+                else m.start("num")
         else:
-            while norm[start] == " " or norm[start] == "\t" or norm[start] == "\n":
+            while norm[start] in " \t\n":
                 start += 1
         if rparen and not lparen:
             end = m.start("rparen")
-        if negative:
-            bare = -bare
-        ukey = (unit_word, bool(pct_prefix))
-        info = unit_cache.get(ukey)
-        if info is None:
-            info = unit_cache[ukey] = _unit_info(unit_word, bool(pct_prefix))
-        out.append(Num(text[start:end], start, end, bare, info[0], info[1], bool(cur or cur2)))
+        unit, mult = _unit_info(unit_word, bool(pct_prefix))
+        out.append(Num(text[start:end], start, end, bare, unit, mult, bool(cur or cur2)))
     return _merge_compound(out, norm) if len(out) > 1 else out
+
+
+def scan_values(text: str) -> list[tuple[float, float, bool]]:
+    """(value, bare, percent) of every number in `text` — the fast path for step_recall, same regex and
+    same readings as `find_numbers` (compound 「1億2,000萬」 is read as its two parts here)."""
+    out = []
+    for lparen, sign, pct_prefix, _cur, sign2, num, exp, unit_word, _cur2, rparen in _NUM_RE.findall(normalize(text)):
+        bare = float(num.replace(",", "") + exp) if (exp or "," in num) else float(num)
+        if ((sign == "-") ^ (sign2 == "-")) or (lparen and rparen):
+            bare = -bare
+        if unit_word or pct_prefix:
+            unit, mult = _unit_info(unit_word or None, bool(pct_prefix))
+            out.append((bare * mult, bare, unit == "%"))
+        else:
+            out.append((bare, bare, False))
+    return out
 
 
 def _merge_compound(nums: list[Num], norm: str) -> list[Num]:

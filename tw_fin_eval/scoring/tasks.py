@@ -12,6 +12,7 @@ protocol-specific outcome (e.g. ``no_ground_truth``).
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import defaultdict
@@ -22,7 +23,7 @@ from typing import Any
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.scoring import extract, judge, match
 from tw_fin_eval.scoring.match import DEFAULT_TOLERANCE, Tolerance
-from tw_fin_eval.scoring.numbers import find_numbers
+from tw_fin_eval.scoring.numbers import find_numbers, scan_values
 
 RULE, KEYWORD, JUDGE = "rule", "keyword", "judge"
 SCORED, PENDING, MISSING, ERROR, NOT_RUN = "scored", "pending", "missing", "error", "not_run"
@@ -177,29 +178,30 @@ def step_recall(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolera
     if not steps:
         return None
     label_text = extract.recall_text(output)
-    nums = find_numbers(label_text)
-    rel, abs_ = tol.rel, tol.abs
-    readings = []  # per number: its candidate values, computed once
-    for n in nums:
-        readings.append((n, (n.value, n.bare), n.bare / 100.0 if not n.percent else None))
+    values = [float(st["value"]) for st in steps if _is_number(st.get("value")) and math.isfinite(st["value"])]
+    rates = [bool(match._PERCENT_CUES.search(str(st.get("label") or ""))) for st in steps
+             if _is_number(st.get("value")) and math.isfinite(st["value"])]
+    # Sorted candidate readings, so each step is one binary search instead of a scan over every number.
+    scanned = scan_values(label_text)
+    plain = sorted([value for value, _, _ in scanned] + [bare for _, bare, _ in scanned])
+    as_rate = sorted(bare / 100.0 for _, bare, pct in scanned if not pct) if any(rates) else []
+    negated: list[float] = []
+    if any(v < 0 for v in values):  # positions are needed only to look for a sign-carrying word
+        for n in find_numbers(label_text):
+            if n.bare > 0 and _NEG_BEFORE.search(label_text[max(0, n.start - _NEG_WORD_WINDOW):n.start]):
+                negated.extend((-n.value, -n.bare))
+        negated.sort()
     found = 0
-    for step in steps:
-        v = step.get("value")
-        if not _is_number(v) or not math.isfinite(v):
-            continue
-        rate = bool(match._PERCENT_CUES.search(str(step.get("label") or "")))
-        lim = max(abs_, rel * abs(v))
-        hit = False
-        for n, cands, pct in readings:
-            if any(abs(c - v) <= lim for c in cands) or (rate and pct is not None and abs(pct - v) <= lim):
-                hit = True
-            elif v < 0 and n.bare > 0 and any(abs(c + v) <= lim for c in cands):
-                before = label_text[max(0, n.start - _NEG_WORD_WINDOW):n.start]
-                hit = bool(_NEG_BEFORE.search(before))
-            if hit:
-                break
-        found += hit
+    for v, rate in zip(values, rates):
+        lim = max(tol.abs, tol.rel * abs(v))
+        if _near(plain, v, lim) or (rate and _near(as_rate, v, lim)) or (v < 0 and _near(negated, v, lim)):
+            found += 1
     return found / len(steps)
+
+
+def _near(sorted_values: list[float], v: float, lim: float) -> bool:
+    i = bisect.bisect_left(sorted_values, v - lim)
+    return i < len(sorted_values) and sorted_values[i] <= v + lim
 
 
 _LABEL_STRIP = re.compile(r"[\s「」『』\"'“”。．.，,：:；;！!（）()*`]")
