@@ -1060,17 +1060,15 @@ def close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
 
 
-def displays(v: float) -> set[str]:
-    """Ways an input value may be printed in a question."""
-    out = set()
-    for d in range(0, 7):
-        out.add(num(abs(v), d))  # the sign may sit before a currency symbol: -NT$1,000
-        out.add(num(v, d))
-        out.add(num(v, d).replace(",", ""))
-        out.add(pct(v, d))
+def displays(v: float):
+    """Ways an input value may be printed in a question (lazily: the first match ends the search)."""
     if float(v).is_integer():
-        out.add(str(int(v)))
-    return out
+        yield str(int(v))
+    for d in range(0, 7):
+        yield num(abs(v), d)  # the sign may sit before a currency symbol: -NT$1,000
+        yield num(v, d)
+        yield pct(v, d)
+        yield num(v, d).replace(",", "")
 
 
 def test_part1_topics_are_all_registered():
