@@ -16,11 +16,16 @@ from finchain_tw_templates.common import (
     pick_money,
     pick_person,
     pick_rate,
+    plus,
     usd,
 )
 from finchain_tw_templates.core import Problem, template
 
 D = "fintech"
+
+# Fictional brands for the scenarios where a bank or an industrial company name would read oddly.
+PAYMENT_FIRMS = ("島嶼支付", "晨曦行動支付", "匯通電子支付", "福爾摩沙支付", "青松支付")
+DIGITAL_BANKS = ("樂活純網銀", "星光純網銀", "島嶼純網銀", "晨曦純網銀")
 
 
 # ---------------------------------------------------------------- digital_banking
@@ -91,7 +96,7 @@ def digital_banking_inter2(rng: random.Random) -> Problem:
 
 @template(D, "digital_banking", "digital_banking_adv1", "進階")
 def digital_banking_adv1(rng: random.Random) -> Problem:
-    bank = pick_bank(rng)
+    bank = rng.choice(DIGITAL_BANKS)
     while True:  # redraw until the ROE is one a real bank could report (−10% to 30%)
         n = pick_money(rng, 200_000, 1_500_000, 10_000)
         bal = pick_money(rng, 20_000, 150_000, 1_000)
@@ -185,7 +190,7 @@ def payment_technologies_inter2(rng: random.Random) -> Problem:
 
 @template(D, "payment_technologies", "payment_technologies_adv1", "進階")
 def payment_technologies_adv1(rng: random.Random) -> Problem:
-    co = pick_company(rng) + "支付"
+    co = rng.choice(PAYMENT_FIRMS)
     tpv = pick_money(rng, 500_000_000, 5_000_000_000, 10_000_000)
     take = pick_rate(rng, 1.8, 3, 0.05)
     inter = pick_rate(rng, 1, 1.6, 0.05)
@@ -270,8 +275,8 @@ def robo_advisors_inter2(rng: random.Random) -> Problem:
     rs = pick_rate(rng, 8, 30, 0.5)
     rb = pick_rate(rng, -2, 4, 0.5)
     c = Chain()
-    s = c.add("股票部位期末價值", v * w * (1 + rs), f"{ntd(v)} × {pct(w, 0)} × (1 + {pct(rs, 1)})", ntd)
-    b = c.add("債券部位期末價值", v * (1 - w) * (1 + rb), f"{ntd(v)} × {pct(1 - w, 0)} × (1 + {pct(rb, 1)})", ntd)
+    s = c.add("股票部位期末價值", v * w * (1 + rs), f"{ntd(v)} × {pct(w, 0)} × (1 {plus(rs, lambda x: pct(x, 1))})", ntd)
+    b = c.add("債券部位期末價值", v * (1 - w) * (1 + rb), f"{ntd(v)} × {pct(1 - w, 0)} × (1 {plus(rb, lambda x: pct(x, 1))})", ntd)
     total = c.add("投資組合期末總值", s + b, f"{ntd(s)} + {ntd(b)}", ntd)
     sell = c.add("需賣出的股票金額", s - w * total, f"{ntd(s)} − {pct(w, 0)} × {ntd(total)}", ntd)
     q = (f"{who}在機器人理財帳戶投入 {ntd(v)}，目標配置為股票 {pct(w, 0)}、債券 {pct(1 - w, 0)}。一年後股票部位上漲 {pct(rs, 1)}，"

@@ -188,7 +188,7 @@ def irr_inter2(rng: random.Random) -> Problem:
     hurdle = pick_rate(rng, 5, 12, 0.5)
     c = Chain()
     af = c.add("目標年金現值因子", c0 / cf, f"{ntd(c0)} ÷ {ntd(cf)}")
-    irr = c.add("內部報酬率", irr_bisect([-c0] + [cf] * n), f"使 {ntd(cf)} × 年金現值因子({n} 年) = {fmt_value(af)} 的折現率", pct)
+    irr = c.add("內部報酬率", irr_bisect([-c0] + [cf] * n), f"使 {n} 年期年金現值因子等於 {fmt_value(af)} 的折現率", pct)
     spread = c.add("超過門檻報酬率的幅度", irr - hurdle, f"{pct(irr)} − {pct(hurdle)}", pct)
     q = (f"{co}的自動化產線投資需期初投入 {ntd(c0)}，之後連續 {n} 年每年年底產生 {ntd(cf)} 的淨現金流入。"
          f"公司要求的門檻報酬率為 {pct(hurdle)}。請問這項投資的內部報酬率比門檻報酬率高（或低）多少個百分點？"
@@ -335,7 +335,7 @@ def risk_adjusted_returns_basic2(rng: random.Random) -> Problem:
     c = Chain()
     ex = c.add("超額報酬", rp - rf, f"{pct(rp)} − {pct(rf)}", pct)
     tr = c.add("崔納指標", ex / beta, f"{pct(ex)} ÷ {beta}", lambda x: pct(x, 4))
-    q = (f"某投資組合以{co}等電子股為主，年報酬率 {pct(rp)}，貝他係數 {beta}，無風險利率 {pct(rf)}。"
+    q = (f"{co}員工持股信託的股票投資組合年報酬率 {pct(rp)}，貝他係數 {beta}，無風險利率 {pct(rf)}。"
          f"請問此投資組合的崔納指標是多少？（以百分比表示，取到小數第二位）")
     return c.numeric(q, tr, pct(tr), {"rp": rp, "rf": rf, "beta": beta})
 

@@ -314,8 +314,8 @@ def post_merger_integration_adv1(rng: random.Random) -> Problem:
     npv = c.add("整合計畫淨現值", pv - cost, f"{ntd(pv)} − {ntd(cost)}", ntd)
     q = (f"{acq}併購{tgt}後的整合計畫：期初一次性整合成本 {ntd(cost)}；完全實現時每年稅前綜效 {ntd(run_rate)}，"
          f"第 1 年實現 {pct(ramp[0], 0)}、第 2 年實現 {pct(ramp[1], 0)}、第 3 至 5 年完全實現（綜效皆於年底發生，只計 5 年）。"
-         f"所得稅率 {pct(tax, 0)}，折現率 {pct(r, 1)}。請問整合計畫的淨現值是多少？（虧損時為負值）")
-    return c.numeric(q, npv, ntd(npv), {"run_rate": run_rate, "ramp": ramp, "tax": tax, "cost": cost, "r": r})
+         f"所得稅率 {pct(tax, 0)}，折現率 {pct(r, 1)}。請問整合計畫的淨現值是多少？（四捨五入至整數元，虧損時為負值）")
+    return c.numeric(q, npv, ntd(npv, 0), {"run_rate": run_rate, "ramp": ramp, "tax": tax, "cost": cost, "r": r})
 
 
 # ---------------------------------------------------------------- synergies_and_cost_savings
@@ -361,8 +361,8 @@ def synergies_and_cost_savings_inter1(rng: random.Random) -> Problem:
     pv = c.add("綜效現值（永續年金）", at / r, f"{ntd(at)} ÷ {pct(r, 1)}", ntd)
     net = c.add("扣除整合成本後的綜效價值", pv - cost, f"{ntd(pv)} − {ntd(cost)}", ntd)
     q = (f"{acq}合併{tgt}後，預估每年可永續產生稅前綜效 {ntd(syn)}（自第 1 年底開始），所得稅率 {pct(tax, 0)}，折現率 {pct(r, 1)}，"
-         f"一次性整合成本 {ntd(cost)}。請問扣除整合成本後的綜效淨值是多少？")
-    return c.numeric(q, net, ntd(net), {"syn": syn, "tax": tax, "r": r, "cost": cost})
+         f"一次性整合成本 {ntd(cost)}。請問扣除整合成本後的綜效淨值是多少？（四捨五入至整數元）")
+    return c.numeric(q, net, ntd(net, 0), {"syn": syn, "tax": tax, "r": r, "cost": cost})
 
 
 @template(D, "synergies_and_cost_savings", "synergies_and_cost_savings_inter2", "中級")
@@ -379,8 +379,8 @@ def synergies_and_cost_savings_inter2(rng: random.Random) -> Problem:
     npv = c.add("收購方的淨現值", pv - premium, f"{ntd(pv)} − {ntd(premium)}", ntd)
     q = (f"{tgt}目前市值 {ntd(mcap)}，{acq}提出溢價 {pct(prem, 0)} 的收購價。收購後第 1 年底起每年可產生稅後綜效 {ntd(syn)}，"
          f"之後每年成長 {pct(g, 1)}，折現率 {pct(r, 1)}。若目前市值反映{tgt}的獨立價值，請問這筆交易對{acq}股東的淨現值是多少？"
-         f"（虧損時為負值）")
-    return c.numeric(q, npv, ntd(npv), {"mcap": mcap, "prem": prem, "syn": syn, "r": r, "g": g})
+         f"（四捨五入至整數元，虧損時為負值）")
+    return c.numeric(q, npv, ntd(npv, 0), {"mcap": mcap, "prem": prem, "syn": syn, "r": r, "g": g})
 
 
 @template(D, "synergies_and_cost_savings", "synergies_and_cost_savings_adv1", "進階")
@@ -407,7 +407,7 @@ def synergies_and_cost_savings_adv1(rng: random.Random) -> Problem:
     per = c.add("每股綜效價值", net / shares, f"{ntd(net)} ÷ {num(shares)}", lambda x: ntd(x, 2))
     q = (f"{acq}合併{tgt}的綜效評估：(1) 合併後營業費用 {ntd(opex)} 可降低 {pct(s, 1)}；(2) 合併營收 {ntd(rev)} 可因交叉銷售增加 "
          f"{pct(uplift, 1)}，新增營收的毛利率 {pct(margin, 0)}；(3) 因客戶重疊產生的負綜效每年 {ntd(dis)}。所得稅率 {pct(tax, 0)}，"
-         f"稅後淨綜效自第 1 年底起每年成長 {pct(g, 1)}，折現率 {pct(r, 1)}，一次性整合成本 {ntd(cost)}。合併後流通在外 "
+         f"稅後淨綜效於第 1 年底開始實現、之後每年成長 {pct(g, 1)}，折現率 {pct(r, 1)}，一次性整合成本 {ntd(cost)}。合併後流通在外 "
          f"{shares_text(shares)}，請問每股綜效價值是多少？（取到小數第二位）")
     return c.numeric(q, per, ntd(per, 2), {"opex": opex, "s": s, "rev": rev, "uplift": uplift, "margin": margin,
                                            "dis": dis, "tax": tax, "r": r, "g": g, "cost": cost, "shares": shares})

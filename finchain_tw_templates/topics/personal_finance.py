@@ -39,10 +39,10 @@ def brackets_text() -> str:
     parts = []
     lo = 0
     for hi, rate, diff in BRACKETS:
-        rng_text = f"{ntd(lo)} 以上" if hi == float("inf") else f"{ntd(lo)} 至 {ntd(hi)}"
-        parts.append(f"{rng_text}稅率 {pct(rate, 0)}、累進差額 {ntd(diff)}")
+        rng_text = f"超過 {ntd(lo)}" if hi == float("inf") else f"{ntd(lo)} 至 {ntd(hi)}"
+        parts.append(f"{rng_text}，稅率 {pct(rate, 0)}、累進差額 {ntd(diff)}")
         lo = hi
-    return "；".join(parts)
+    return "：" + "；".join(parts)
 
 
 def bracket_of(x: float) -> tuple[float, int]:
@@ -92,15 +92,19 @@ def budgeting_basic2(rng: random.Random) -> Problem:
     return c.numeric(q, rate, pct(rate), {"income": income, "spend": spend})
 
 
-BUDGET_ITEMS = ("房租", "餐費", "交通", "娛樂", "保險", "通訊")
+# category -> plausible monthly budget range (NT$) for one person
+BUDGET_ITEMS: dict[str, tuple[int, int]] = {
+    "房租": (8_000, 25_000), "餐費": (6_000, 15_000), "交通": (1_000, 5_000), "娛樂": (1_000, 8_000),
+    "保險": (1_000, 6_000), "通訊": (500, 2_000),
+}
 
 
 @template(D, "budgeting", "budgeting_inter1", "中級")
 def budgeting_inter1(rng: random.Random) -> Problem:
     who = pick_person(rng)
-    items = rng.sample(BUDGET_ITEMS, 4)
+    items = rng.sample(sorted(BUDGET_ITEMS), 4)
     while True:
-        budget = [pick_money(rng, 1_000, 20_000, 500) for _ in items]
+        budget = [pick_money(rng, *BUDGET_ITEMS[k], 500) for k in items]
         actual = [pick_money(rng, round(b * 0.8), round(b * 1.25), 10) for b in budget]
         if abs(sum(actual) - sum(budget)) >= 100:
             break
@@ -110,8 +114,8 @@ def budgeting_inter1(rng: random.Random) -> Problem:
     diff = c.add("實際支出減預算", ta - tb, f"{ntd(ta)} − {ntd(tb)}", ntd)
     ans = "是" if diff > 0 else "否"
     c.note("差額為正代表超支，是否超出總預算", ans)
-    plan = join_items([f"{k} {ntd(b)}" for k, b in zip(items, budget)])
-    spent = join_items([f"{k} {ntd(a)}" for k, a in zip(items, actual)])
+    plan = "、".join(f"{k} {ntd(b)}" for k, b in zip(items, budget))
+    spent = "、".join(f"{k} {ntd(a)}" for k, a in zip(items, actual))
     q = (f"{who}本月的預算為{plan}；實際支出為{spent}。請問{who}本月的總支出是否超出總預算？（請回答是或否）")
     return c.categorical(q, ans, {"budget": budget, "actual": actual})
 
@@ -519,7 +523,7 @@ def tax_calculation_adv1(rng: random.Random) -> Problem:
     who = pick_person(rng)
     credit_rate, cap, sep_rate = 0.085, 80_000, 0.28
     while True:
-        x = pick_money(rng, 200_000, 4_000_000, 1_000)
+        x = pick_money(rng, 200_000, 6_000_000, 1_000)
         div = pick_money(rng, 50_000, 3_000_000, 1_000)
         a = income_tax(x + div) - min(div * credit_rate, cap)
         b = income_tax(x) + div * sep_rate

@@ -32,6 +32,14 @@ def z_of(cl: float) -> float:
     return STD_NORMAL.inv_cdf(cl)
 
 
+def par(s: str) -> str:
+    """A negative operand inside a formula gets parentheses: 「20% × (-NT$5,000)」."""
+    return f"({s})" if s.startswith("-") else s
+
+
+INSURERS = ("禾豐人壽", "允誠人壽", "青嵐人壽", "沛然人壽", "恆岳人壽")
+
+
 def annuity_pv(cf: float, r: float, n: int) -> float:
     return cf * (1 - (1 + r) ** -n) / r
 
@@ -250,7 +258,7 @@ def risk_metrics_basic1(rng: random.Random) -> Problem:
     rets = [pick_rate(rng, -15, 30, 0.1) for _ in range(5)]
     mean = sum(rets) / 5
     c = Chain()
-    m = c.add("平均報酬率", mean, " + ".join(pct(x, 1) for x in rets) + " 的平均", pct)
+    m = c.add("平均報酬率", mean, f"（{'、'.join(pct(x, 1) for x in rets)}）的平均", pct)
     sd = c.add("樣本標準差", math.sqrt(sum((x - m) ** 2 for x in rets) / 4), "√[Σ(報酬率 − 平均)² ÷ (5 − 1)]", pct)
     q = (f"{fund}過去 5 年的年報酬率依序為 {'、'.join(pct(x, 1) for x in rets)}。請問年報酬率的樣本標準差是多少？"
          f"（以百分比表示，取到小數第二位）")
@@ -264,7 +272,7 @@ def risk_metrics_basic2(rng: random.Random) -> Problem:
     ss = pick_rate(rng, 15, 40, 0.5)
     sm = pick_rate(rng, 15, 25, 0.5)
     c = Chain()
-    cov = c.add("與大盤的共變異數", rho * ss * sm, f"{rho} × {pct(ss, 1)} × {pct(sm, 1)}", lambda x: num(x, 6))
+    cov = c.add("與大盤的共變異數", rho * ss * sm, f"{par(str(rho))} × {pct(ss, 1)} × {pct(sm, 1)}", lambda x: num(x, 6))
     beta = c.add("貝他係數", cov / sm ** 2, f"{num(cov, 6)} ÷ ({pct(sm, 1)})²")
     q = (f"{co}股票報酬率的年化標準差為 {pct(ss, 1)}，大盤為 {pct(sm, 1)}，兩者相關係數 {rho}。"
          f"請問{co}股票的貝他係數是多少？（取到小數第二位）")
@@ -328,7 +336,7 @@ def risk_metrics_adv1(rng: random.Random) -> Problem:
     c = Chain()
     a = c.add("股票變異數項", (w1 * s1) ** 2, f"({pct(w1, 0)} × {pct(s1, 1)})²", lambda x: num(x, 6))
     b = c.add("債券變異數項", (w2 * s2) ** 2, f"({pct(w2, 0)} × {pct(s2, 1)})²", lambda x: num(x, 6))
-    cv = c.add("共變異數項", 2 * w1 * w2 * rho * s1 * s2, f"2 × {pct(w1, 0)} × {pct(w2, 0)} × {rho} × {pct(s1, 1)} × {pct(s2, 1)}",
+    cv = c.add("共變異數項", 2 * w1 * w2 * rho * s1 * s2, f"2 × {pct(w1, 0)} × {pct(w2, 0)} × {par(str(rho))} × {pct(s1, 1)} × {pct(s2, 1)}",
                lambda x: num(x, 6))
     var = c.add("投資組合變異數", a + b + cv, f"{num(a, 6)} + {num(b, 6)} {plus(cv, lambda x: num(x, 6))}", lambda x: num(x, 6))
     sd = c.add("投資組合標準差", math.sqrt(var), f"√{num(var, 6)}", pct)
@@ -353,7 +361,7 @@ def scenario_planning_basic1(rng: random.Random) -> Problem:
     c = Chain()
     p3 = c.add("悲觀情境機率", 1 - p1 - p2, f"1 − {pct(p1, 0)} − {pct(p2, 0)}", lambda x: pct(x, 0))
     ev = c.add("營業利益期望值", p1 * profits[0] + p2 * profits[1] + p3 * profits[2],
-               f"{pct(p1, 0)} × {ntd(profits[0])} + {pct(p2, 0)} × {ntd(profits[1])} + {pct(p3, 0)} × {ntd(profits[2])}", ntd)
+               f"{pct(p1, 0)} × {ntd(profits[0])} + {pct(p2, 0)} × {ntd(profits[1])} + {pct(p3, 0)} × {par(ntd(profits[2]))}", ntd)
     q = (f"{co}規劃明年營運的三種情境：樂觀情境機率 {pct(p1, 0)}、營業利益 {ntd(profits[0])}；基本情境機率 {pct(p2, 0)}、營業利益 "
          f"{ntd(profits[1])}；其餘機率為悲觀情境，營業利益 {ntd(profits[2])}（負數為虧損）。請問明年營業利益的期望值是多少？")
     return c.numeric(q, ev, ntd(ev), {"p1": p1, "p2": p2, "profits": profits})
@@ -382,13 +390,13 @@ def scenario_planning_inter1(rng: random.Random) -> Problem:
             pick_money(rng, -80_000_000, -5_000_000, 1_000_000)]
     c = Chain()
     ev = c.add("淨現值期望值", sum(p * x for p, x in zip(probs, npvs)),
-               " + ".join(f"{pct(p, 0)} × {ntd(x)}" for p, x in zip(probs, npvs)), ntd)
+               " + ".join(f"{pct(p, 0)} × {par(ntd(x))}" for p, x in zip(probs, npvs)), ntd)
     var = c.add("淨現值變異數", sum(p * (x - ev) ** 2 for p, x in zip(probs, npvs)), "Σ 機率 × (淨現值 − 期望值)²",
                 lambda x: num(x, 0))
     sd = c.add("淨現值標準差", math.sqrt(var), f"√{num(var, 0)}", ntd)
     q = (f"{co}評估新廠投資在三種情境下的淨現值：景氣擴張（機率 {pct(probs[0], 0)}）{ntd(npvs[0])}；持平（機率 {pct(probs[1], 0)}）"
-         f"{ntd(npvs[1])}；衰退（機率 {pct(probs[2], 0)}）{ntd(npvs[2])}。請問淨現值的標準差是多少？")
-    return c.numeric(q, sd, ntd(sd), {"probs": list(probs), "npvs": npvs})
+         f"{ntd(npvs[1])}；衰退（機率 {pct(probs[2], 0)}）{ntd(npvs[2])}。請問淨現值的標準差是多少？（四捨五入至整數元）")
+    return c.numeric(q, sd, ntd(sd, 0), {"probs": list(probs), "npvs": npvs})
 
 
 @template(D, "scenario_planning", "scenario_planning_inter2", "中級")
@@ -405,14 +413,14 @@ def scenario_planning_inter2(rng: random.Random) -> Problem:
         if abs(ea - eb) >= 1_000_000:
             break
     c = Chain()
-    c.add("甲案期望值", ea, " + ".join(f"{pct(p, 0)} × {ntd(x)}" for p, x in zip(probs, a)), ntd)
-    c.add("乙案期望值", eb, " + ".join(f"{pct(p, 0)} × {ntd(x)}" for p, x in zip(probs, b)), ntd)
+    c.add("甲案期望值", ea, " + ".join(f"{pct(p, 0)} × {par(ntd(x))}" for p, x in zip(probs, a)), ntd)
+    c.add("乙案期望值", eb, " + ".join(f"{pct(p, 0)} × {par(ntd(x))}" for p, x in zip(probs, b)), ntd)
     c.add("甲案減乙案", ea - eb, f"{ntd(ea)} − {ntd(eb)}", ntd)
     ans = "甲案" if ea > eb else "乙案"
     c.note("以期望值較高者為優", ans)
     names = ("樂觀", "基本", "悲觀")
-    ta = "、".join(f"{n}{ntd(x)}" for n, x in zip(names, a))
-    tb = "、".join(f"{n}{ntd(x)}" for n, x in zip(names, b))
+    ta = "、".join(f"{n} {ntd(x)}" for n, x in zip(names, a))
+    tb = "、".join(f"{n} {ntd(x)}" for n, x in zip(names, b))
     q = (f"{co}有兩個互斥的擴產方案。三種情境的機率為樂觀 {pct(probs[0], 0)}、基本 {pct(probs[1], 0)}、悲觀 {pct(probs[2], 0)}。"
          f"甲案各情境的淨現值為{ta}；乙案為{tb}。若以淨現值期望值決策，請問應選哪一案？（請回答甲案或乙案）")
     return c.categorical(q, ans, {"probs": list(probs), "a": a, "b": b})
@@ -437,11 +445,11 @@ def scenario_planning_adv1(rng: random.Random) -> Problem:
     now = c.add("立即投資的淨現值", p * ph + (1 - p) * pl - inv, f"{pct(p, 0)} × {ntd(ph)} + {pct(1 - p, 0)} × {ntd(pl)} − {ntd(inv)}", ntd)
     wait = c.add("等待一年再決定的淨現值", p * (ph - inv) / (1 + r),
                  f"{pct(p, 0)} × ({ntd(ph)} − {ntd(inv)}) ÷ (1 + {pct(r, 1)})（需求疲弱時不投資）", ntd)
-    val = c.add("等待的選擇權價值", wait - now, f"{ntd(wait)} − {ntd(now)}", ntd)
+    val = c.add("等待的選擇權價值", wait - now, f"{ntd(wait)} {plus(-now, ntd)}", ntd)
     q = (f"{co}考慮投資 {ntd(inv)} 建置新產線。若需求強勁（機率 {pct(p, 0)}），之後 {n} 年每年年底現金流入 {ntd(cf_h)}；若需求疲弱，每年只有 "
          f"{ntd(cf_l)}。折現率 {pct(r, 1)}。公司也可以等待一年、確認需求後再決定（投資金額與各年現金流量相同，只是整體延後一年；"
-         f"需求疲弱時就不投資）。請問等待一年的彈性價值（等待的淨現值減去立即投資的淨現值）是多少？（虧損時為負值）")
-    return c.numeric(q, val, ntd(val), {"inv": inv, "p": p, "n": n, "cf_h": cf_h, "cf_l": cf_l, "r": r})
+         f"需求疲弱時就不投資）。請問等待一年的彈性價值（等待的淨現值減去立即投資的淨現值）是多少？（四捨五入至整數元，虧損時為負值）")
+    return c.numeric(q, val, ntd(val, 0), {"inv": inv, "p": p, "n": n, "cf_h": cf_h, "cf_l": cf_l, "r": r})
 
 
 # ---------------------------------------------------------------- sensitivity_analysis
@@ -489,7 +497,7 @@ def sensitivity_analysis_inter1(rng: random.Random) -> Problem:
     cm = c.add("邊際貢獻", sales * (1 - v), f"{ntd(sales)} × (1 − {pct(v, 0)})", ntd)
     ebit = c.add("營業利益", cm - fixed, f"{ntd(cm)} − {ntd(fixed)}", ntd)
     dol = c.add("營運槓桿度", cm / ebit, f"{ntd(cm)} ÷ {ntd(ebit)}")
-    d = c.add("營業利益變動率", dol * chg, f"{fmt_value(dol)} × {pct(chg, 0)}", pct)
+    d = c.add("營業利益變動率", dol * chg, f"{fmt_value(dol)} × {par(pct(chg, 0))}", pct)
     q = (f"{co}營業收入 {ntd(sales)}，變動成本率 {pct(v, 0)}，固定成本 {ntd(fixed)}。若明年營業收入變動 {pct(chg, 0)}（負數為減少），"
          f"請用營運槓桿度估計營業利益的變動率是多少？（以百分比表示，取到小數第二位）")
     return c.numeric(q, d, pct(d), {"sales": sales, "v": v, "fixed": fixed, "chg": chg})
@@ -509,8 +517,8 @@ def sensitivity_analysis_inter2(rng: random.Random) -> Problem:
                f"{ntd(cf)} × 年金現值因子({pct(r + dr, 1)}, {n} 年) − {ntd(inv)}", ntd)
     d = c.add("淨現值變動金額", n2 - n1, f"{ntd(n2)} − {ntd(n1)}", ntd)
     q = (f"{co}的投資計畫期初成本 {ntd(inv)}，之後 {n} 年每年年底淨現金流入 {ntd(cf)}，目前折現率 {pct(r, 1)}。"
-         f"若折現率上升 {pct(dr, 0)}（即 {pct(r + dr, 1)}），請問淨現值會變動多少？（減少時為負值）")
-    return c.numeric(q, d, ntd(d), {"inv": inv, "n": n, "cf": cf, "r": r, "dr": dr})
+         f"若折現率上升 {pct(dr, 0)}（即 {pct(r + dr, 1)}），請問淨現值會變動多少？（四捨五入至整數元，減少時為負值）")
+    return c.numeric(q, d, ntd(d, 0), {"inv": inv, "n": n, "cf": cf, "r": r, "dr": dr})
 
 
 @template(D, "sensitivity_analysis", "sensitivity_analysis_adv1", "進階")
@@ -567,7 +575,7 @@ def stress_testing_basic2(rng: random.Random) -> Problem:
     dy = rng.choice([0.005, 0.01, 0.015, 0.02, 0.03])
     c = Chain()
     pchg = c.add("債券價格變動率", -dur * dy, f"−{dur} × {pct(dy, 1)}", pct)
-    loss = c.add("債券部位價值變動", v * pchg, f"{ntd(v)} × {pct(pchg)}", ntd)
+    loss = c.add("債券部位價值變動", v * pchg, f"{ntd(v)} × {par(pct(pchg))}", ntd)
     q = (f"{co}持有債券部位市值 {ntd(v)}，修正存續期間 {dur}。壓力情境假設殖利率平行上升 {pct(dy, 1)}，"
          f"以存續期間近似，請問債券部位價值變動多少？（減少時為負值）")
     return c.numeric(q, loss, ntd(loss), {"v": v, "dur": dur, "dy": dy})
@@ -616,7 +624,7 @@ def stress_testing_inter2(rng: random.Random) -> Problem:
 
 @template(D, "stress_testing", "stress_testing_adv1", "進階")
 def stress_testing_adv1(rng: random.Random) -> Problem:
-    co = pick_company(rng) + "人壽"
+    co = rng.choice(INSURERS)
     eq = pick_money(rng, 10_000_000_000, 200_000_000_000, 1_000_000_000)
     se = pick_rate(rng, 15, 35, 1)
     bond = pick_money(rng, 50_000_000_000, 800_000_000_000, 1_000_000_000)
@@ -707,7 +715,7 @@ def var_inter2(rng: random.Random) -> Problem:
     c = Chain()
     a = c.add("股票部位風險值", v1 * z * s1, f"{ntd(v1)} × {num(z, 4)} × {pct(s1, 1)}", ntd)
     b = c.add("債券部位風險值", v2 * z * s2, f"{ntd(v2)} × {num(z, 4)} × {pct(s2, 1)}", ntd)
-    p = c.add("投資組合風險值", math.sqrt(a * a + b * b + 2 * rho * a * b), f"√({ntd(a)}² + {ntd(b)}² + 2 × {rho} × {ntd(a)} × {ntd(b)})",
+    p = c.add("投資組合風險值", math.sqrt(a * a + b * b + 2 * rho * a * b), f"√({ntd(a)}² + {ntd(b)}² + 2 × {par(str(rho))} × {ntd(a)} × {ntd(b)})",
               ntd)
     ben = c.add("分散效果", a + b - p, f"{ntd(a)} + {ntd(b)} − {ntd(p)}", ntd)
     q = (f"{co}持有股票部位 {ntd(v1)}（日報酬率標準差 {pct(s1, 1)}）與債券部位 {ntd(v2)}（日報酬率標準差 {pct(s2, 1)}），"

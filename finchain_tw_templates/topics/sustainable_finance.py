@@ -22,6 +22,13 @@ from finchain_tw_templates.common import (
 from finchain_tw_templates.core import Problem, template
 
 D = "sustainable_finance"
+
+# Fictional non-profit / social-enterprise names: 「晨光」+「食物銀行」 and so on.
+ORG_PREFIXES = ("晨光", "青禾", "暖陽", "山海", "星語", "禾苗", "小樹", "海風")
+
+
+def pick_org(rng: random.Random, kind: str) -> str:
+    return rng.choice(ORG_PREFIXES) + kind
 T = "公噸二氧化碳當量"
 
 
@@ -113,14 +120,14 @@ def carbon_credits_adv1(rng: random.Random) -> Problem:
     p0 = pick_money(rng, 300, 1_200, 10)
     g = pick_rate(rng, 5, 20, 1)
     c = Chain()
-    total = 0.0
+    costs = []
     for t in (1, 2, 3):
         short = c.add(f"第 {t} 年額度缺口", e0 * (1 - cut) ** t - allow, f"{num(e0)} × (1 − {pct(cut, 1)})^{t} − {num(allow)}",
                       lambda x: tons(x, 2))
         cost = c.add(f"第 {t} 年購買成本", short * p0 * (1 + g) ** (t - 1),
                      f"{num(short, 2)} × {ntd(p0)} × (1 + {pct(g, 0)})^{t - 1}", ntd)
-        total += cost
-    tot = c.add("三年購買成本合計", total, "三年購買成本相加", ntd)
+        costs.append(cost)
+    tot = c.add("三年購買成本合計", sum(costs), " + ".join(ntd(x) for x in costs), ntd)
     q = (f"{co}今年（第 0 年）排放 {num(e0)} {T}，推動節能後預計排放量每年減少 {pct(cut, 1)}（以前一年為基準）。未來每年核配額度固定為 "
          f"{num(allow)} 公噸，不足部分須購買碳權。第 1 年碳權價格每公噸 {ntd(p0)}，之後每年上漲 {pct(g, 0)}。"
          f"不考慮折現，請問第 1 至第 3 年購買碳權的總成本是多少？（四捨五入至整數元）")
@@ -302,12 +309,12 @@ def green_bonds_adv1(rng: random.Random) -> Problem:
     cr = yc  # coupon set at the conventional market yield
     units = pick_money(rng, 5_000, 100_000, 1_000)
     c = Chain()
+    c.add("綠色債券殖利率", yg, f"{pct(yc)} − {gbps} 個基點", pct)
     p_c = c.add("以一般公司債殖利率計算的價格", bond_price(face, cr, yc, n), f"票面利率等於殖利率 {pct(yc)}，價格等於面額", ntd)
     p_g = c.add("以綠色債券殖利率計算的價格", bond_price(face, cr, yg, n),
                 f"{ntd(face * cr)} × [1 − (1 + {pct(yg)})^−{n}] ÷ {pct(yg)} + {ntd(face)} ÷ (1 + {pct(yg)})^{n}", ntd)
     diff = c.add("每張多募得的金額", p_g - p_c, f"{ntd(p_g)} − {ntd(p_c)}", ntd)
-    total_units = c.add("發行張數", units, f"{num(units)} 張")
-    extra = c.add("整體多募得的金額", diff * total_units, f"{ntd(diff)} × {num(units)}", ntd)
+    extra = c.add("整體多募得的金額", diff * units, f"{ntd(diff)} × {num(units)}", ntd)
     q = (f"{co}發行 {n} 年期綠色債券 {num(units)} 張，每張面額 {ntd(face)}，票面利率 {pct(cr)}（等於同天一般公司債殖利率），每年付息一次。"
          f"因投資人對綠色債券需求強，實際發行殖利率比一般公司債低 {gbps} 個基點（1 個基點 = 0.01%）。"
          f"請問與按一般公司債殖利率發行相比，{co}整體多募得多少資金？（四捨五入至整數元）")
@@ -319,7 +326,7 @@ def green_bonds_adv1(rng: random.Random) -> Problem:
 
 @template(D, "social_impact_investing", "social_impact_investing_basic1", "基礎")
 def social_impact_investing_basic1(rng: random.Random) -> Problem:
-    org = pick_company(rng) + "社會企業"
+    org = pick_org(rng, "社會企業")
     inv = pick_money(rng, 1_000_000, 30_000_000, 100_000)
     n = pick_money(rng, 100, 5_000, 10)
     s = pick_rate(rng, 30, 90, 1)
@@ -333,7 +340,7 @@ def social_impact_investing_basic1(rng: random.Random) -> Problem:
 
 @template(D, "social_impact_investing", "social_impact_investing_basic2", "基礎")
 def social_impact_investing_basic2(rng: random.Random) -> Problem:
-    org = pick_company(rng) + "長照服務"
+    org = pick_org(rng, "長照協會")
     inv = pick_money(rng, 2_000_000, 50_000_000, 100_000)
     val = pick_money(rng, round(inv * 0.8), round(inv * 5), 100_000)
     c = Chain()
@@ -346,7 +353,7 @@ def social_impact_investing_basic2(rng: random.Random) -> Problem:
 
 @template(D, "social_impact_investing", "social_impact_investing_inter1", "中級")
 def social_impact_investing_inter1(rng: random.Random) -> Problem:
-    org = pick_company(rng) + "食物銀行"
+    org = pick_org(rng, "食物銀行")
     inv = pick_money(rng, 1_000_000, 20_000_000, 100_000)
     vals = [pick_money(rng, round(inv * 0.2), round(inv * 0.9), 10_000) for _ in range(3)]
     r = pick_rate(rng, 3, 6, 0.5)
@@ -383,7 +390,7 @@ def social_impact_investing_inter2(rng: random.Random) -> Problem:
 
 @template(D, "social_impact_investing", "social_impact_investing_adv1", "進階")
 def social_impact_investing_adv1(rng: random.Random) -> Problem:
-    org = pick_company(rng) + "偏鄉教育基金"
+    org = pick_org(rng, "教育基金會")
     inv = pick_money(rng, 2_000_000, 30_000_000, 100_000)
     gross = pick_money(rng, round(inv * 0.4), round(inv * 1.5), 10_000)
     dw = pick_rate(rng, 5, 30, 1)
