@@ -7,9 +7,9 @@ read the records, send every request through ChatClient, append and fsync the ru
 
     python benchmarks/run_throughput.py [--n 2000] [--concurrency 1 8 32 64]
 
-Prints a Markdown table: requests/s, and the wall time per request at that concurrency
-(at concurrency 1 that is the whole round trip: runner + HTTP + server, an upper bound on the runner's
-own overhead per request).
+Prints a Markdown table: requests/s, wall time per request (at concurrency 1 the whole round trip:
+runner + HTTP + server) and the runner process's CPU time per request (its own overhead, independent
+of how busy the machine is).
 """
 
 from __future__ import annotations
@@ -71,15 +71,17 @@ def main(argv: list[str] | None = None) -> int:
                 out = tmpdir / f"c{conc}.out.jsonl"
                 write_records(data, args.n, f"c{conc}")
                 t0 = time.perf_counter()
+                cpu0 = time.process_time()
                 summary = run(RunConfig(data=[str(data)], base_url=url, model="bench", out=str(out),
                                         concurrency=conc, progress=False, timeout=30),
                               out_stream=devnull)
                 wall = time.perf_counter() - t0
+                cpu = time.process_time() - cpu0  # this process only: the runner's own cost
                 lines = out.read_text(encoding="utf-8").splitlines()
                 lat = sorted(json.loads(x)["latency_s"] for x in lines)
                 if summary.ok != args.n or summary.failed:
                     print(f"warning: concurrency {conc}: {summary.ok} ok, {summary.failed} failed", file=sys.stderr)
-                rows.append((conc, args.n, wall, args.n / wall, 1000 * wall / args.n,
+                rows.append((conc, args.n, wall, args.n / wall, 1000 * wall / args.n, 1000 * cpu / args.n,
                              1000 * lat[len(lat) // 2], 1000 * lat[int(len(lat) * 0.99) - 1]))
     finally:
         server.terminate()
@@ -88,10 +90,15 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"runner throughput vs local zero-latency server (separate process), {os.cpu_count()} CPUs, "
           f"Python {sys.version.split()[0]}")
-    print("| concurrency | requests | wall s | req/s | wall ms/req | p50 latency ms | p99 latency ms |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
-    for conc, n, wall, rps, ms, p50, p99 in rows:
-        print(f"| {conc} | {n} | {wall:.2f} | {rps:.0f} | {ms:.2f} | {p50:.2f} | {p99:.2f} |")
+    try:
+        load = f" · load average {os.getloadavg()[0]:.2f}"
+    except OSError:
+        load = ""
+    print(f"(runner CPU ms/req = CPU time of the runner process per request: its own overhead{load})")
+    print("| concurrency | requests | wall s | req/s | wall ms/req | runner CPU ms/req | p50 latency ms | p99 latency ms |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for conc, n, wall, rps, ms, cpu_ms, p50, p99 in rows:
+        print(f"| {conc} | {n} | {wall:.2f} | {rps:.0f} | {ms:.2f} | {cpu_ms:.2f} | {p50:.2f} | {p99:.2f} |")
     return 0
 
 
