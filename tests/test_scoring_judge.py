@@ -209,3 +209,37 @@ def test_agreement_kappa():
     pe = (2 / 3) * (1 / 3) + (1 / 3) * (2 / 3)  # run 1 passes 2 of 3, run 2 passes 1 of 3
     assert a["kappa"] == pytest.approx((2 / 3 - pe) / (1 - pe))
     assert a["outcome_disagreements"] == 1
+
+
+def test_plugins_load_from_environment(tmp_path, monkeypatch):
+    """A benchmark's own protocol and task type arrive as a plug-in module named in $TW_FIN_EVAL_PLUGINS."""
+    from tw_fin_eval.scoring import plugins
+
+    (tmp_path / "my_bench_plugin.py").write_text(
+        "from tw_fin_eval.scoring import judge, tasks\n"
+        "class P(judge.JudgeProtocol):\n"
+        "    name = 'my_bench'\n"
+        "    def build(self, record, response, turn=None):\n"
+        "        return judge.JudgeRequest(None, record['question'] + '|' + response, self.name)\n"
+        "    def parse(self, raw, request):\n"
+        "        return judge.Verdict(judge.SCORED, correct=raw == 'ok', raw=raw)\n"
+        "judge.register_protocol(P())\n"
+        "judge.register_task_protocol('my_bench_task', 'my_bench')\n"
+        "tasks.register(tasks.JudgedScorer('my_bench_task', [('question', 'a question')]))\n",
+        encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv(plugins.ENV, "my_bench_plugin")
+    try:
+        data = tmp_path / "d.jsonl"
+        data.write_text(json.dumps({"id": "b-1", "task_type": "my_bench_task", "question": "q"}) + "\n",
+                        encoding="utf-8")
+        recs = engine.load_records([data], engine.Issues())  # the unknown task type is known once loaded
+        with server_mod.FakeOpenAIServer(lambda body: "ok") as srv:
+            out = engine.score(recs, engine.RunsIndex(success={("b-1", None): "a"}),
+                               judge_config=JudgeConfig(srv.url, "j", max_retries=0), progress=False)
+            assert srv.requests[0]["messages"] == [{"role": "user", "content": "q|a"}]
+        assert out.items[0].correct is True and out.items[0].decided_by == tasks.JUDGE
+    finally:
+        tasks.SCORERS.pop("my_bench_task", None)
+        judge.TASK_PROTOCOLS.pop("my_bench_task", None)
+        judge.PROTOCOLS.pop("my_bench", None)

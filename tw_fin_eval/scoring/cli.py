@@ -84,6 +84,8 @@ def main(args: argparse.Namespace) -> int:
     start = time.monotonic()
     cfg = judge_config_from_args(args)
     tol = Tolerance(rel=args.rel_tol, abs=args.abs_tol)
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise InputError("--out must be a folder, not a file", path=args.out)
     data_paths, runs_paths = expand(args.data), expand(args.runs)
     issues = engine.Issues()
     records = engine.load_records(data_paths, issues)

@@ -18,6 +18,7 @@ from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.scoring import judge as judge_mod
 from tw_fin_eval.scoring import tasks
 from tw_fin_eval.scoring.match import DEFAULT_TOLERANCE, Tolerance
+from tw_fin_eval.scoring.plugins import load_plugins
 
 Key = tuple[str, int | None]
 
@@ -38,6 +39,7 @@ def key_str(key: Key) -> str:
 
 def load_records(paths: Sequence[str | os.PathLike], issues: Issues) -> list[dict[str, Any]]:
     """All records of the data files, validated against their task type; first occurrence of an id wins."""
+    load_plugins()  # a plug-in may register the task types these records use
     seen: dict[str, str] = {}
     out: list[dict[str, Any]] = []
     for path in paths:
@@ -111,6 +113,7 @@ class Outcome:
 def score(records: Sequence[dict[str, Any]], runs: RunsIndex, *, issues: Issues | None = None,
           judge_config: judge_mod.JudgeConfig | None = None, tolerance: Tolerance = DEFAULT_TOLERANCE,
           judge_runner: judge_mod.JudgeRunner | None = None, progress: bool = True) -> Outcome:
+    load_plugins()
     issues = issues or Issues()
     cfg = judge_config or judge_mod.JudgeConfig()
     ctx = tasks.Context(tolerance=tolerance, judge_enabled=cfg.enabled)
