@@ -1035,6 +1035,40 @@ def test_200_seeds_sane_and_clean(spec: TemplateSpec):
                 assert s.value > 0, (seed, s.label, s.value)
 
 
+_SHOWN_VALUE = re.compile(r"^(-?)(?:NT\$|US\$)?(-?[\d,]+(?:\.\d+)?)\s*(%|[^\d\s]*)$")
+
+
+def _parse_shown(text: str) -> tuple[float, int, bool] | None:
+    """The number a solution line shows after its last 「=」: (value, decimals, is_percent), or None for
+    a categorical conclusion."""
+    m = _SHOWN_VALUE.match(text.strip())
+    if not m:
+        return None
+    digits = m.group(2).replace(",", "")
+    value = float(digits) * (-1 if m.group(1) else 1)
+    decimals = len(digits.split(".")[1]) if "." in digits else 0
+    return value, decimals, m.group(3) == "%"
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.template_id)
+def test_solution_text_shows_the_step_values(spec: TemplateSpec):
+    """Each 「步驟 k」 line ends with the k-th machine-readable step value, rounded as displayed, and the
+    answer line matches answer_value: the prose a grader reads and the steps step_recall uses agree."""
+    for seed in range(20):
+        prob = run(spec, seed)
+        lines = [ln for ln in prob.solution.splitlines() if ln.startswith("步驟 ")]
+        numeric_lines = [p for p in (_parse_shown(ln.rsplit(" = ", 1)[1]) for ln in lines) if p is not None]
+        assert len(numeric_lines) == len(prob.steps), (seed, prob.solution)
+        for (shown, decimals, is_pct), step in zip(numeric_lines, prob.steps):
+            value = step.value * 100 if is_pct else step.value
+            assert abs(value - shown) <= 0.5001 * 10 ** -decimals + 1e-9 * abs(value), (seed, step, shown)
+        if prob.answer_type == "numeric":
+            shown, decimals, is_pct = _parse_shown(prob.answer_display)
+            value = prob.answer_value * 100 if is_pct else prob.answer_value
+            assert abs(value - shown) <= 0.5001 * 10 ** -decimals + 1e-9 * abs(value), (seed, prob.answer_display)
+            assert prob.solution.splitlines()[-1] == f"答案：{prob.answer_display}"
+
+
 def test_generation_is_deterministic():
     for spec in SPECS:
         assert run(spec, 3) == run(spec, 3)
