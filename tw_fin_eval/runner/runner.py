@@ -74,7 +74,6 @@ class Task:
     record_id: str
     turn: int | None
     dataset: str | None
-    source: str  # "file:line" for messages
     messages: list[dict] | None = None  # None until built (self-history turns wait for earlier turns)
     conv: Conversation | None = None
 
@@ -100,7 +99,7 @@ def _gold_answer(turn: dict) -> str | None:
             return turn[name]
     value = turn.get("answer_value")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value:g}"
+        return f"{value:.12g}"
     return None
 
 
@@ -150,9 +149,9 @@ def load_tasks(paths: Iterable[str | os.PathLike], *, limit: int | None = None,
                 conv = _conversation(rec, path, line, rid)
                 for k in range(len(conv.questions)):
                     msgs = conv.messages(k, "gold") if history == "gold" or k == 0 else None
-                    tasks.append(Task(rid, k, dataset, where, msgs, conv))
+                    tasks.append(Task(rid, k, dataset, msgs, conv))
             else:
-                tasks.append(Task(rid, None, dataset, where, _check_messages(rec.get("messages"), path, line, rid)))
+                tasks.append(Task(rid, None, dataset, _check_messages(rec.get("messages"), path, line, rid)))
     return tasks
 
 
