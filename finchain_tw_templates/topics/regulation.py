@@ -378,9 +378,10 @@ def kyc_inter2(rng: random.Random) -> Problem:
 def kyc_adv1(rng: random.Random) -> Problem:
     bank, who = pick_bank(rng), pick_person(rng)
     income = pick_money(rng, 500_000, 6_000_000, 10_000)
-    monthly = [pick_money(rng, 20_000, 1_500_000, 1_000) for _ in range(3)]
-    cash_share = pick_rate(rng, 0, 80, 5)
-    foreign = rng.randint(0, 12)
+    # monthly activity between 0.3 and 2.5 times the declared monthly income: all three levels occur
+    monthly = [pick_money(rng, income // 40, income * 5 // 24, 1_000) for _ in range(3)]
+    cash_share = pick_rate(rng, 0, 50, 5)
+    foreign = rng.randint(0, 8)
     q = (f"{bank}以量化規則評估客戶{who}的 KYC 風險：(1) 年化交易額（近三個月月平均 × 12）÷ 申報年收入，每 1 倍得 2 分"
          f"（最高 6 分）；(2) 現金交易占比每 10 個百分點得 1 分；(3) 近三個月與高風險地區往來筆數每筆得 0.5 分。總分低於 4 分為"
          f"低風險，4（含）至 8 分為中風險，8 分（含）以上為高風險。客戶申報年收入 {ntd(income)}，近三個月交易額為 "
