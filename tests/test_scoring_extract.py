@@ -64,6 +64,9 @@ def test_separators_and_ranges_are_not_misread():
     ("兩年相差 94。", "last_number", "94"),
     ("無法計算。", "none", None),
     ("答案：1.52\n計算結果為 \\boxed{151.9\\%}", "strict", "1.52"),  # the marker line wins over a later boxed
+    ("答案：5,829 − 5,735 = 94", "strict", "94"),  # the result side of a restated computation
+    ("答案：94 ÷ 5,735 ≈ 1.64%", "strict", "1.64%"),
+    ("答案：等於 94", "strict", "94"),
 ])
 def test_extraction_modes(output, mode, extracted):
     ext = extract.extract_number(output)

@@ -2,12 +2,13 @@
 
 Order (each reported as its own mode):
 1. ``strict``: the text after the last 「答案：」 / 「答案:」 / ``Answer:`` (case-insensitive; 「最終答案：」 and
-   markdown bold 「**答案**：」 count too);
+   markdown bold 「**答案**：」 count too); the first number of the marker's line (or of the next line
+   when the marker ends its line), after the last 「=」/「≈」 when the line restates the computation;
 2. ``boxed``: the content of the last ``\\boxed{…}`` (flexible);
 3. ``last_number`` (numbers) / ``last_line`` (yes/no, options): the last number / the last line (flexible);
 4. ``none``: nothing found.
 A ``<think>…</think>`` block is removed first (the raw text is kept by the caller). If the strict marker
-exists but its first lines hold no number, the fallbacks still run (\boxed anywhere, then the last number
+exists but its first lines hold no number, the fallbacks still run (\\boxed anywhere, then the last number
 *after* the marker); the mode says which one decided.
 """
 
@@ -106,6 +107,17 @@ def _first_lines(segment: str, n: int = 2) -> str:
     return "\n".join(lines[:n])
 
 
+_EQUALS = re.compile(r"=|＝|≈|約等於|等於")
+
+
+def _result_side(line: str) -> str:
+    """「答案：5,829 − 5,735 = 94」 restates the computation: the result is after the last equals sign."""
+    parts = _EQUALS.split(line)
+    if len(parts) > 1 and find_numbers(parts[-1]):
+        return parts[-1]
+    return line
+
+
 @dataclass(frozen=True)
 class NumberExtraction:
     mode: str
@@ -125,7 +137,8 @@ def extract_number(output: str | None) -> NumberExtraction:
         for line in [ln for ln in seg.splitlines() if ln.strip()][:2]:
             line = clean_latex(line)
             inner = last_boxed(line)
-            num = first_answer_number(clean_latex(inner) if inner is not None else line)
+            line = clean_latex(inner) if inner is not None else _result_side(line)
+            num = first_answer_number(line)
             if num is not None:
                 return NumberExtraction(STRICT, num, line)
     boxed = last_boxed(text)
