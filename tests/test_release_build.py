@@ -4,9 +4,10 @@ Built from small synthetic records in a tmp folder (offline, a few seconds); one
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
+import re
+import shutil
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -18,11 +19,9 @@ from datasets.utils.metadata import MetadataConfigs  # noqa: E402
 from huggingface_hub import DatasetCard  # noqa: E402
 
 from tw_fin_eval.configs import CONFIGS, RELEASE_CONFIGS  # noqa: E402
-from tw_fin_eval.errors import InputError  # noqa: E402
 from tw_fin_eval.features import features_for, project  # noqa: E402
 from tw_fin_eval.jsonl import dumps, write_jsonl  # noqa: E402
 from tw_fin_eval.paths import DATA_DIR, REPO_ROOT  # noqa: E402
-from tw_fin_eval.release import cli as release_cli  # noqa: E402
 from tw_fin_eval.release import writer  # noqa: E402
 from tw_fin_eval.release.synthetic import write_synthetic_data  # noqa: E402
 from tw_fin_eval.release.verify import verify_release, zh_findings  # noqa: E402
@@ -132,8 +131,6 @@ def test_verify_accepts_release_and_zh_clean(built):
 
 
 def _copy(src: Path, dst: Path) -> Path:
-    import shutil
-
     shutil.copytree(src, dst)
     return dst
 
@@ -147,16 +144,11 @@ def test_verify_flags_loading_script_and_private_config(built, tmp_path):
     assert "tw_fin_eval_basic.py" in problems and "data/finllm450" in problems
 
 
-def _args(data: Path, out: Path, **kw) -> argparse.Namespace:
-    return argparse.Namespace(data=str(data), out=str(out), repo_id="APMIC/tw_fin_eval_basic", config=None,
-                              no_check_zh=True, **kw)
+def _release(data: Path, out: Path) -> int:
+    """`tw-fin-eval release` through the real command registry (InputError → exit 2)."""
+    from tw_fin_eval.cli import main
 
-
-def _run_cli(args: argparse.Namespace) -> int:
-    try:
-        return release_cli.main(args)
-    except InputError as exc:  # what tw_fin_eval.cli turns into "error: …" and exit 2
-        raise SystemExit(f"2:{exc}") from None
+    return main(["release", "--data", str(data), "--out", str(out), "--no-check-zh"])
 
 
 @pytest.fixture()
@@ -176,23 +168,23 @@ def _assert_untouched(out: Path) -> None:
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".hf_release")]
 
 
-def test_refuses_missing_data_file(previous):
+def test_refuses_missing_data_file(previous, capsys):
     data, out = previous
     (data / CONFIGS["convfinqa"].data_file).unlink()
-    with pytest.raises(SystemExit, match=r"^2:.*convfinqa_tw_dev\.jsonl.*missing"):
-        _run_cli(_args(data, out))
+    assert _release(data, out) == 2
+    assert re.search(r"error: .*convfinqa_tw_dev\.jsonl: .*missing", capsys.readouterr().err)
     _assert_untouched(out)
 
 
-def test_refuses_empty_data_file(previous):
+def test_refuses_empty_data_file(previous, capsys):
     data, out = previous
     (data / CONFIGS["financeagent"].data_file).write_text("")
-    with pytest.raises(SystemExit, match=r"^2:.*financeagent_tw\.jsonl.*empty"):
-        _run_cli(_args(data, out))
+    assert _release(data, out) == 2
+    assert re.search(r"error: .*financeagent_tw\.jsonl: .*empty", capsys.readouterr().err)
     _assert_untouched(out)
 
 
-def test_refuses_bad_record_naming_file_line_id_field(previous):
+def test_refuses_bad_record_naming_file_line_id_field(previous, capsys):
     data, out = previous
     path = data / CONFIGS["finqa"].data_file
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -202,10 +194,9 @@ def test_refuses_bad_record_naming_file_line_id_field(previous):
     bad["answer_value"] = "ninety-four"
     lines[1] = dumps(bad)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with pytest.raises(SystemExit) as exc:
-        _run_cli(_args(data, out))
-    msg = str(exc.value)
-    assert msg.startswith("2:") and "finqa_tw_test.jsonl:2" in msg and "id=finqa_tw-test-0002" in msg
+    assert _release(data, out) == 2
+    msg = capsys.readouterr().err
+    assert "finqa_tw_test.jsonl:2" in msg and "id=finqa_tw-test-0002" in msg
     assert "answer_value" in msg
     _assert_untouched(out)
 
@@ -226,7 +217,7 @@ def test_release_replaces_previous_folder(previous):
     data, out = previous
     dead = out.parent / ".hf_release.tmp-999999999"  # left by a release killed outright (no such pid)
     (dead / "data").mkdir(parents=True)
-    assert release_cli.main(_args(data, out)) == 0
+    assert _release(data, out) == 0
     assert not (out / "marker.txt").exists() and (out / "README.md").is_file()
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".hf_release")]
 
@@ -253,10 +244,14 @@ def _real_configs() -> list[str]:
 def test_real_data_release_loads(tmp_path):
     """The built data/: every non-empty release config releases and loads with its declared features."""
     names = _real_configs()
+    data = tmp_path / "data"  # a snapshot: data/ may be rebuilt by someone else while this runs
+    data.mkdir()
+    for n in names:
+        shutil.copy2(DATA_DIR / CONFIGS[n].data_file, data / CONFIGS[n].data_file)
     out = tmp_path / "hf_release"
-    stats = writer.write_release(DATA_DIR, out, configs=[CONFIGS[n] for n in names], log=lambda *_: None)
+    stats = writer.write_release(data, out, configs=[CONFIGS[n] for n in names], log=lambda *_: None)
     for s in stats:
-        lines = sum(1 for line in (DATA_DIR / s.config.data_file).open(encoding="utf-8") if line.strip())
+        lines = sum(1 for line in (data / s.config.data_file).open(encoding="utf-8") if line.strip())
         ds = datasets.load_dataset(str(out), s.config.name, split="test", cache_dir=str(tmp_path / "cache"))
         assert ds.features == features_for(s.config.name)
         assert len(ds) == s.items == lines
