@@ -114,7 +114,7 @@ def digital_banking_adv1(rng: random.Random) -> Problem:
     total = c.add("全體帳戶貢獻", contrib * n, f"{ntd(contrib)} × {num(n)}", ntd)
     profit = c.add("營業利益", total - fixed, f"{ntd(total)} − {ntd(fixed)}", ntd)
     roe = c.add("權益報酬率", profit / capital, f"{ntd(profit)} ÷ {ntd(capital)}", pct)
-    q = (f"純網路銀行{bank}有 {num(n)} 個有效帳戶，每戶平均存款餘額 {ntd(bal)}，存放款利差 {pct(spread)}；"
+    q = (f"{bank}（純網路銀行）有 {num(n)} 個有效帳戶，每戶平均存款餘額 {ntd(bal)}，存放款利差 {pct(spread)}；"
          f"每戶每年另有手續費收入 {ntd(fee)}，每戶每年變動服務成本 {ntd(cost)}。全行每年固定營運成本 {ntd(fixed)}，"
          f"權益總額 {ntd(capital)}。不考慮所得稅，請問權益報酬率（ROE）是多少？（以百分比表示，取到小數第二位，虧損時為負值）")
     return c.numeric(q, roe, pct(roe), {"n": n, "bal": bal, "spread": spread, "fee": fee, "cost": cost,
