@@ -8,6 +8,9 @@ release is produced. It works when instantiated directly:
     builder = TwFinEvalBasic(config_name="finqa")
     builder.download_and_prepare()
     ds = builder.as_dataset(split="test")
+
+Every record is checked against the declared features first: a wrong-typed or missing field stops the
+build with the file, line, id and field instead of turning into a silent null.
 """
 
 from __future__ import annotations

@@ -69,11 +69,13 @@ def verify_release(root: Path, *, allow_partial: bool = False) -> list[str]:
         info = infos.get(name)
         if info is None or info.features != declared:
             problems.append(f"README.md: dataset_info features of {name!r} differ from the declared features")
-        paths = [df["path"] for df in metadata[name].get("data_files", []) if isinstance(df, dict)
-                 and df.get("split") == SPLIT]
-        files = [p for pat in paths for p in ([pat] if isinstance(pat, str) else pat) for p in _parquet_files(root, p)]
+        patterns: list[str] = []
+        for df in metadata[name].get("data_files", []):
+            if isinstance(df, dict) and df.get("split") == SPLIT:
+                patterns.extend([df["path"]] if isinstance(df["path"], str) else df["path"])
+        files = [f for pattern in patterns for f in _parquet_files(root, pattern)]
         if not files:
-            problems.append(f"{name}: no parquet file matches {paths}")
+            problems.append(f"{name}: no parquet file matches {patterns}")
             continue
         rows = 0
         for f in files:
