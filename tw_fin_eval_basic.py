@@ -1,8 +1,9 @@
 """tw_fin_eval_basic: the `datasets` builder with one typed config per subset.
 
 datasets ≥ 4 no longer runs loading scripts from the Hub, so the public release is parquet + a generated card
-(`tw-fin-eval release`); this builder is how the configs and their typed features are defined and how the
-release is produced. It works when instantiated directly:
+(`tw-fin-eval release`). This builder exposes the same typed configs (features from
+tw_fin_eval.features, configs from tw_fin_eval.configs) for local use; the release writes the same rows
+with the same features (tests/test_builder.py checks that they agree). It works when instantiated directly:
 
     from tw_fin_eval_basic import TwFinEvalBasic
     builder = TwFinEvalBasic(config_name="finqa")
