@@ -148,8 +148,24 @@ def test_percent_question_detection():
     assert match.is_percent_question("14.1%")
     assert match.is_percent_question("0.141", "營收成長率為何？")
     assert match.is_percent_question("0.141", "", "what is the percentage change?")
+    assert match.is_percent_question("0.29", "", "what portion of the total is related to stock awards?")
+    assert match.is_percent_question(None, "變動幅度為何？（以 % 表示）")
     assert not match.is_percent_question("94", "淨營收增加多少？")
     assert not match.is_percent_question("0.80", "負債對權益比率（以倍數表示）")
+    assert not match.is_percent_question("0.14", "請計算現金比率。本題答案填現金比率（倍）。")
+    assert not match.is_percent_question("NT$0.16", "權益占 55%，每股可發放的現金股利為何？")  # gold in NT$
+    assert not match.is_percent_question(None, "權益占 55%，每股可發放多少現金股利？")  # % only in the set-up
+    assert not match.is_percent_question(None, "殖利率上升了幾個基點？")
+    assert match.is_percent_question("4.88%", "資金成本調降 40 個基點，企業價值增加幾 %？")
+
+
+def test_percent_questions_compare_in_points():
+    """The absolute tolerance is 0.005 of a percentage point, not half a point."""
+    assert ok("答案：2.9%", 0.02899, "2.9%").correct
+    assert ok("答案：2.85%", 0.0259, "2.59%").correct is False  # ×1.1: wrong, though |0.0285 − 0.0259| < 0.005
+    assert ok("答案：0.03", 0.02899, "2.9%").correct is False  # 3.5% off
+    assert ok("答案：4.88", 0.04878, "4.88%", "調降 40 個基點後企業價值增加幾 %？").correct
+    assert ok("答案：NT$0.16", 0.164, "NT$0.16", "權益占 55%，每股股利？").correct  # not a percent question
 
 
 @pytest.mark.parametrize("output,gold,expected", [

@@ -30,12 +30,15 @@ reported). <think>…</think> is removed first. Numbers may carry thousands sepa
 −/- or (1,234) negatives, %, bps, currency marks (NT$, US$, $, 元, 美元) and Chinese units 千/萬/百萬/千萬/
 億/十億/兆. Correct when the relative error ≤ 1% or the absolute error ≤ 0.005 (both configurable).
 
-Percent rule. A question is a percent question when the gold string ends with "%" or the question asks
-for a percentage (百分比, 比率, 成長率, 報酬率, 利率, %, "percent", …; not when it asks for a multiple,
-以倍數表示). In a percent question the numeral as written, x, matches when x ≈ f or x ≈ 100·f, where f is
-the gold as a fraction (the gold value, or value/100 when the gold string ends with "%" and its numeral
-equals the value). So gold 0.141 accepts 0.141, 14.1 and 14.1%. A prediction written with "%" is always
-also read as x/100 (so 127.5% matches 1.275 in any question).
+Percent rule. A question is a percent question when the gold string ends with "%", or (unless the
+gold string carries a currency or unit: $, 元, 倍, 萬, 億 …) the question asks for a percentage (百分比,
+比率, 成長率, 報酬率, 利率, 「以 % 表示」, "percent", "portion", …; not when it asks for a multiple,
+以倍數表示/（倍）, or for basis points; a "%" only in the set-up does not count). In a percent question
+everything is compared in percentage points: with f the gold as a fraction (the gold value, or value/100
+when the gold string ends with "%" and its numeral equals the value), the numeral x as written matches
+when x ≈ 100·f or 100·x ≈ 100·f, with or without a "%". So gold 0.141 accepts 0.141, 14.1 and 14.1%,
+and the absolute tolerance means 0.005 of a point (gold 2.59%: 2.85% is wrong). In other questions a
+prediction written with "%" is read as x/100 (127.5% matches 1.275).
 
 Unit words. 「94 百萬美元」 against gold 94: accepted when the value with its multiplier OR the bare
 numeral matches; the bare-numeral path is counted (bare_numeral_decided) so scale mistakes stay visible.

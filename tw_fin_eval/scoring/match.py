@@ -2,30 +2,37 @@
 
 Numeric tolerance
     A prediction p matches gold g when ``|p - g| <= abs_tol`` or ``|p - g| <= rel_tol * |g|``
-    (defaults rel_tol = 0.01, abs_tol = 0.005; both configurable through ``Tolerance``).
+    (defaults rel_tol = 0.01, abs_tol = 0.005; both configurable through ``Tolerance``). In percent
+    questions p and g are percentage points (rule 2).
 
 Readings of a predicted number (see ``numbers.py``)
     *value* = the numeral with its unit applied (「1.2億」 → 120,000,000; 「14.1%」 → 0.141; 「25 bps」 →
     0.0025, or 25 when the question asks for basis points); *bare* = the numeral as written (1.2, 14.1, 25).
 
-Rules, tried in this order; the first that fires decides and is recorded as ``path``:
-1. ``value``: value ≈ g.
-2. ``percent`` (percent questions only): bare ≈ f or bare ≈ 100·f, whether or not a % is written.
-   f is the gold as a fraction: f = g, except when the gold answer string ends with "%" and its numeral
-   equals g (the gold value is already in percentage points, e.g. answer "16.93%", value 16.938) —
-   then f = g / 100. So for gold 0.141 the answers 0.141, 14.1, 14.1% and 14% all match; for gold
-   value 16.938 with answer "16.93%" the answers 16.94%, 16.94 and 0.1694 match.
-   A question is a percent question when the gold answer string ends with "%", or the question
-   (zh-TW, and the English original when given) asks for one: 百分比, 百分率, 百分點, 比率, 比例, 比重,
-   佔比, 成長率, 增長率, 增加率, 減少率, 下降率, 變動率, 變化率, 報酬率, 收益率, 殖利率, 利潤率, 毛利率,
-   淨利率, 利率, 稅率, %, ％, "percent", "percentage", "growth rate", "rate of return" — unless the
-   same question asks for a multiple (以倍數表示, 幾倍, 倍數, 多少倍, "times").
-   Known leniency, chosen on purpose: because a % sign is not used to rescale in percent questions,
-   "0.141%" also matches gold 0.141 — FinQA gold values are sometimes in percentage points without a
-   % in the gold string, and rejecting "16.94%" there would be the worse error.
-3. ``bare_numeral``: the answer carries a unit or % and its bare numeral ≈ g (「94 百萬美元」 for gold 94
-   from a table in millions: the unit restates the table's scale). Accepted, and counted as
-   ``bare_numeral_decided`` in every report so that scale mistakes stay visible.
+Rules; the one that fires is recorded as ``path``:
+- Percent questions use one rule, ``percent``: everything is compared in percentage points, P = 100·f,
+  where f is the gold as a fraction: f = g, except when the gold answer string ends with "%" and its
+  numeral equals g (the gold value is already in percentage points, e.g. answer "16.93%", value
+  16.938) — then f = g / 100. The numeral x as written matches when x ≈ P (14.1, 14.1%) or 100·x ≈ P
+  (0.141), whether or not a % is written; a basis-point answer counts by its value (25 bps = 0.25
+  points). So for gold 0.141 the answers 0.141, 14.1, 14.1% and 14% (0.7% relative) match; for gold
+  value 16.938 with answer "16.93%" the answers 16.94%, 16.94 and 0.1694 match. Working in points keeps
+  the absolute tolerance meaningful — 0.005 of a point, not half a point (gold 2.59%: 2.85% is wrong).
+  A question is a percent question when the gold answer string ends with "%"; or — unless the gold
+  string carries a currency or unit ($, 元, 倍, 萬, 億, 千, 股, 次, 天, 年, bps, 基點) — when the question
+  (zh-TW, and the English original when given) asks for one: 百分比, 百分率, 百分點, 比率, 比例, 比重,
+  佔比, 成長率, 增長率, 增加率, 減少率, 下降率, 變動率, 變化率, 報酬率, 收益率, 殖利率, 利潤率, 毛利率,
+  淨利率, 利率, 稅率, 「以 % 表示」, 「（%）」, 「單位：%」, "percent(age)", "growth rate", "rate of return",
+  "portion", "proportion", "in %" — and it does not ask for a multiple (以倍數表示, 幾倍, 倍數, 多少倍,
+  「（倍）」, "times") or for basis points (基點, bps). A "%" that only appears in the set-up
+  (「權益占 55%」) does not make a percent question.
+  Known leniency, chosen on purpose: because a % sign is not used to rescale, "0.141%" also matches
+  gold 0.141 — FinQA gold values are sometimes in percentage points without a % in the gold string,
+  and rejecting "16.94%" there would be the worse error.
+- Other questions: ``value`` — the value with its unit ≈ g (「1.2億」 for 120,000,000; 「127.5%」 for
+  1.275); else ``bare_numeral`` — the answer carries a unit or % and its bare numeral ≈ g (「94 百萬美元」
+  for gold 94 from a table in millions: the unit restates the table's scale). The bare-numeral path is
+  accepted and counted as ``bare_numeral_decided`` in every report so that scale mistakes stay visible.
 Signs always count: -94 never matches 94.
 
 yes/no: gold "yes"/"no" (also 是/否) against the answer's first word (是/否/不是/對/yes/no …).
@@ -62,20 +69,31 @@ class Tolerance:
 
 DEFAULT_TOLERANCE = Tolerance()
 
-_PERCENT_CUES = re.compile(
-    r"百分比|百分率|百分點|比率|比例|比重|佔比|占比|成長率|增長率|增加率|減少率|下降率|變動率|變化率|"
-    r"報酬率|收益率|殖利率|利潤率|毛利率|淨利率|利率|稅率|%|％|percent|growth rate|rate of return",
-    re.I,
-)
-_TIMES_CUES = re.compile(r"以倍數表示|幾倍|倍數|多少倍|times", re.I)
+_PERCENT_WORDS = (r"百分比|百分率|百分點|比率|比例|比重|佔比|占比|成長率|增長率|增加率|減少率|下降率|變動率|變化率|"
+                  r"報酬率|收益率|殖利率|利潤率|毛利率|淨利率|利率|稅率|percent|growth rate|rate of return|"
+                  r"portion|proportion")
+# The question asks for a percentage (a bare "%" in the set-up, 「權益占 55%」, does not).
+_PERCENT_QUESTION = re.compile(_PERCENT_WORDS + r"|以\s*[%％]\s*表示|[（(]\s*[%％]\s*[)）]|單位\s*[:：]?\s*[%％]|in %",
+                               re.I)
+# A step label that names a rate (step_recall also tries 100× for these).
+_PERCENT_CUES = re.compile(_PERCENT_WORDS + r"|%|％", re.I)
+_TIMES_CUES = re.compile(r"以倍數表示|幾倍|倍數|多少倍|[（(]\s*倍\s*[)）]|times", re.I)
 _BPS_CUES = re.compile(r"基點|bps|basis point", re.I)
+# A gold display string with a currency or a unit is not a percentage (「NT$0.16」, 「1.52 倍」).
+_NOT_PERCENT_GOLD = re.compile(r"\$|元|倍|萬|億|千|股|次|天|年|bps|基點", re.I)
 
 
 def is_percent_question(gold_answer: str | None, *questions: str | None) -> bool:
-    if gold_answer is not None and normalize(str(gold_answer)).strip().endswith("%"):
-        return True
+    if gold_answer is not None:
+        g = normalize(str(gold_answer)).strip()
+        if g.endswith("%"):
+            return True
+        if _NOT_PERCENT_GOLD.search(g):
+            return False
+    if is_bps_question(*questions):  # 「殖利率上升幾個基點」 asks for basis points
+        return False
     # 「負債對權益比率（以倍數表示）」 asks for a multiple, not a percentage.
-    return any(q and _PERCENT_CUES.search(q) and not _TIMES_CUES.search(q) for q in questions)
+    return any(q and _PERCENT_QUESTION.search(q) and not _TIMES_CUES.search(q) for q in questions)
 
 
 def is_bps_question(*questions: str | None) -> bool:
@@ -94,13 +112,15 @@ def gold_fraction(gold_value: float, gold_answer: str | None, tol: Tolerance = D
 def number_matches(num: Num, gold_value: float, *, percent_question: bool = False, bps_question: bool = False,
                    gold_answer: str | None = None, tol: Tolerance = DEFAULT_TOLERANCE) -> str | None:
     """The path by which `num` matches the gold, or None."""
+    if percent_question:
+        # Compared in percentage points, so the absolute tolerance means 0.005 points, not 0.5 points.
+        points = 100.0 * gold_fraction(gold_value, gold_answer, tol)
+        if tol.close(num.bare, points) or tol.close(100.0 * num.bare, points) or tol.close(100.0 * num.value, points):
+            return PATH_PERCENT
+        return None
     value = num.bare if (num.bps and bps_question) else num.value
     if tol.close(value, gold_value):
         return PATH_VALUE
-    if percent_question:
-        f = gold_fraction(gold_value, gold_answer, tol)
-        if tol.close(num.bare, f) or tol.close(num.bare, 100.0 * f):
-            return PATH_PERCENT
     if num.multiplier != 1.0 and tol.close(num.bare, gold_value):
         return PATH_BARE
     return None

@@ -11,6 +11,8 @@
    sign, yes↔no, another label of the same template. The scorer must reject them; the few corrupted
    items still judged right are the ones the tolerance legitimately accepts (e.g. a gold of 0 stays 0
    under ×1.1 and sign flips), which is the "about 1%" of the spec.
+3. The other reading of the spec's sentence (「把答案改錯 10%」 = every answer 10% off): every numeric
+   answer written ×1.1; the share still judged right is printed per subset (about 1% expected).
 Exit status 0 when every rule-scored subset scores 100% on the gold answers, 1 otherwise.
 """
 
@@ -218,7 +220,28 @@ def run_selfcheck(records: Sequence[dict[str, Any]], *, share: float = 0.10, see
     bad_outputs = dict(outputs)
     bad_outputs.update({k: v[1] for k, v in chosen.items()})
     bad = engine.score(records, _runs_index(bad_outputs), progress=False)
-    return {"gold": gold, "corrupted": bad, "chosen": chosen}
+    off = off_by_ten_percent(records)
+    off_scored = engine.score(records, _runs_index({**outputs, **off}), progress=False)
+    return {"gold": gold, "corrupted": bad, "chosen": chosen, "off10": off_scored, "off10_keys": set(off)}
+
+
+def off_by_ten_percent(records: Sequence[dict[str, Any]]) -> dict[engine.Key, str]:
+    """The other reading of the spec's check (「把答案改錯 10%」): EVERY numeric answer written 10% too high.
+    Only answers the tolerance legitimately accepts survive (zeros, values within 0.005 of the gold)."""
+    out: dict[engine.Key, str] = {}
+    for rec in records:
+        tt = rec["task_type"]
+        for unit in tasks.SCORERS[tt].units(rec):
+            if tt in ("numeric", "conversation_numeric"):
+                gold, qs = _gold_of(rec, unit)
+            elif tt == "numeric_cot" and rec.get("answer_type") == "numeric":
+                gold, qs = rec, [rec.get("question")]
+            else:
+                continue
+            if gold.get("answer_value") is not None:
+                out[(rec["id"], unit)] = numeric_text(1.1 * float(gold["answer_value"]), gold.get("answer"), qs,
+                                                      f"{rec['id']}#{unit}")
+    return out
 
 
 def main(args: argparse.Namespace) -> int:
@@ -246,6 +269,15 @@ def main(args: argparse.Namespace) -> int:
         right = [it for it in hit if it.correct]
         share = f"{len(right)} ({100 * len(right) / len(hit):.1f}%)" if hit else "-"
         print(f"{ds:<16} {100 * acc:>8.1f}% {len(hit):>9} {share:>19}")
+    print("\n== every numeric answer 10% too high (×1.1) ==")
+    print(f"{'dataset':<16} {'numeric items':>13} {'still judged right':>19}")
+    by_ds = defaultdict(list)
+    for it in res["off10"].items:
+        if (it.id, it.turn) in res["off10_keys"]:
+            by_ds[it.dataset or "?"].append(it)
+    for ds, its in sorted(by_ds.items()):
+        right = sum(1 for it in its if it.correct)
+        print(f"{ds:<16} {len(its):>13} {f'{right} ({100 * right / len(its):.1f}%)':>19}")
     kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     index = {(it.id, it.turn): it for it in bad.items}
     for key, (kind, _) in chosen.items():
@@ -257,7 +289,7 @@ def main(args: argparse.Namespace) -> int:
         report.write_outputs(args.out, gold, inputs={"data": files, "runs": ["<gold answers>"], "rel_tol": 0.01,
                                                      "abs_tol": 0.005})
         print(f"gold-run report written to {Path(args.out) / 'report.md'}")
-    print(f"\n({len(gold.items) + len(bad.items)} items scored in {time.monotonic() - start:.2f}s)")
+    print(f"\n({len(gold.items) + len(bad.items) + len(res['off10'].items)} items scored in {time.monotonic() - start:.2f}s)")
     if failures:
         print(f"\nFAIL: {len(failures)} gold answers judged wrong, e.g.:", file=sys.stderr)
         for it in failures[:20]:
