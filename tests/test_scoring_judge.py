@@ -243,3 +243,28 @@ def test_plugins_load_from_environment(tmp_path, monkeypatch):
         tasks.SCORERS.pop("my_bench_task", None)
         judge.TASK_PROTOCOLS.pop("my_bench_task", None)
         judge.PROTOCOLS.pop("my_bench", None)
+
+
+def test_categorical_conclusions_keyword_first_judge_when_undecided():
+    recs = [r for r in samples.sample_records() if r.get("answer_type") == "categorical"]
+    answers = {"finchain_tw-0003": "答案：高風險",  # keyword decides (right)
+               "finchain_tw-0004": "答案：不是中風險，應屬中高風險",  # negated / glued labels: undecided
+               "finchain_tw-0005": "答案：否"}  # yes/no conclusion: keyword decides (wrong)
+    runs = engine.RunsIndex(success={(k, None): v for k, v in answers.items()})
+    seen = []
+
+    def reply(body):
+        seen.append(body["messages"][-1]["content"])
+        return '結論一致。{"correct": true}'
+
+    with server_mod.FakeOpenAIServer(reply) as srv:
+        out = engine.score(recs, runs, judge_config=JudgeConfig(srv.url, "j", max_retries=0), progress=False)
+    by = {it.id: it for it in out.items}
+    assert (by["finchain_tw-0003"].decided_by, by["finchain_tw-0003"].correct) == (tasks.KEYWORD, True)
+    assert (by["finchain_tw-0005"].decided_by, by["finchain_tw-0005"].correct) == (tasks.KEYWORD, False)
+    assert (by["finchain_tw-0004"].decided_by, by["finchain_tw-0004"].correct) == (tasks.JUDGE, True)
+    assert len(seen) == 1 and "中風險" in seen[0]
+    # without a judge the undecided one is a keyword miss, and says so
+    out = engine.score(recs, runs, progress=False)
+    item = next(it for it in out.items if it.id == "finchain_tw-0004")
+    assert item.correct is False and item.decided_by == tasks.KEYWORD and "no judge" in item.reason
