@@ -176,7 +176,7 @@ def payment_technologies_inter2(rng: random.Random) -> Problem:
     amount = pick_money(rng, 50, 3_000, 5)
     fx = pick_decimal(rng, 29.5, 33.5, 3)
     markup = pick_rate(rng, 0.5, 2, 0.1)
-    fixed = rng.choice([0, 30, 50, 100])
+    fixed = rng.choice([15, 30, 50, 100])
     c = Chain()
     base = c.add("以中間匯率換算的新臺幣金額", amount * fx, f"{usd(amount)} × {fx}", ntd)
     fee = c.add("國外交易服務費", base * markup, f"{ntd(base)} × {pct(markup, 1)}", ntd)

@@ -435,7 +435,7 @@ def roi_inter1(rng: random.Random) -> Problem:
     cost = pick_money(rng, 200_000, 3_000_000, 10_000)
     n = rng.randint(3, 8)
     saving = pick_money(rng, round(cost / n * 1.05), round(cost / n * 1.6), 1_000)
-    salvage = pick_money(rng, 0, round(cost * 0.1), 1_000)
+    salvage = pick_money(rng, 1_000, round(cost * 0.1), 1_000)
     c = Chain()
     benefit = c.add("總效益", saving * n + salvage, f"{ntd(saving)} × {n} + {ntd(salvage)}", ntd)
     gain = c.add("淨效益", benefit - cost, f"{ntd(benefit)} − {ntd(cost)}", ntd)

@@ -125,7 +125,7 @@ def budgeting_inter2(rng: random.Random) -> Problem:
     who = pick_person(rng)
     essential = pick_money(rng, 15_000, 60_000, 500)
     months = rng.choice([3, 6, 9, 12])
-    have = pick_money(rng, 0, round(essential * months * 0.7), 1_000)
+    have = pick_money(rng, 10_000, round(essential * months * 0.7), 1_000)
     k = rng.choice([6, 10, 12, 18, 24])
     c = Chain()
     target = c.add("緊急預備金目標", essential * months, f"{ntd(essential)} × {months}", ntd)
@@ -375,7 +375,7 @@ def savings_and_retirement_inter1(rng: random.Random) -> Problem:
     who = pick_person(rng)
     while True:  # existing savings must leave a real gap to fill
         target = pick_money(rng, 3_000_000, 20_000_000, 100_000)
-        have = pick_money(rng, 0, round(target * 0.3), 10_000)
+        have = pick_money(rng, 10_000, round(target * 0.3), 10_000)
         r = pick_rate(rng, 2, 7, 0.25)
         years = rng.randint(10, 30)
         if have * (1 + r / 12) ** (12 * years) < 0.8 * target:

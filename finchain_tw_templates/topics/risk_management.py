@@ -309,7 +309,7 @@ def risk_metrics_inter2(rng: random.Random) -> Problem:
     bank = pick_bank(rng)
     co = pick_company(rng)
     drawn = pick_money(rng, 10_000_000, 500_000_000, 1_000_000)
-    undrawn = pick_money(rng, 0, round(drawn * 0.8), 1_000_000)
+    undrawn = pick_money(rng, 1_000_000, round(drawn * 0.8), 1_000_000)
     ccf = rng.choice([0.2, 0.4, 0.5, 0.75])
     pd_ = pick_rate(rng, 0.3, 8, 0.1)
     rec = pick_rate(rng, 20, 70, 5)
