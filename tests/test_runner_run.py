@@ -304,6 +304,9 @@ def test_every_fault_path_completes(tmp_path):
     # a "drop" on a reused keep-alive socket is resent at once without counting an attempt
     assert len(lines) == 8 and all(r["error"] is None and len(script) <= r["attempts"] <= len(script) + 1
                                    for r in lines)
+    # no cross-talk: after timeouts and drops on shared keep-alive sockets, each answer is its own
+    for r in lines:
+        assert r["response"].startswith("收到：" + r["messages"][-1]["content"] + "\n")
 
 
 def test_dead_server_fails_fast_and_writes_nothing(tmp_path, data, capsys):
