@@ -83,7 +83,7 @@ def bs_inter2(rng: random.Random) -> Problem:
     eq0 = pick_money(rng, 5_000_000, 30_000_000, 10_000)
     ni = pick_money(rng, 500_000, 4_000_000, 10_000)
     div = pick_money(rng, 100_000, int(ni * 0.8), 10_000)
-    issue = pick_money(rng, 0, 3_000_000, 100_000)
+    issue = pick_money(rng, 100_000, 3_000_000, 100_000)
     q = (f"{co}公司 {y} 年初權益總額為 {ntd(eq0)}。當年度本期淨利 {ntd(ni)}，發放現金股利 {ntd(div)}，"
          f"並辦理現金增資 {ntd(issue)}，無其他權益變動。請計算該公司權益總額的年成長率。{ASK_PCT}")
     c = Chain()
@@ -176,10 +176,10 @@ def cf_inter2(rng: random.Random) -> Problem:
     co = pick_company(rng)
     cfo = pick_money(rng, 1_000_000, 10_000_000, 1_000)
     capex = pick_money(rng, 500_000, 6_000_000, 1_000)
-    sale = pick_money(rng, 0, 1_000_000, 1_000)
-    issue = pick_money(rng, 0, 4_000_000, 10_000)
-    borrow = pick_money(rng, 0, 3_000_000, 10_000)
-    repay = pick_money(rng, 0, 3_000_000, 10_000)
+    sale = pick_money(rng, 1_000, 1_000_000, 1_000)
+    issue = pick_money(rng, 10_000, 4_000_000, 10_000)
+    borrow = pick_money(rng, 10_000, 3_000_000, 10_000)
+    repay = pick_money(rng, 10_000, 3_000_000, 10_000)
     div = pick_money(rng, 100_000, 2_000_000, 10_000)
     q = (f"{co}公司本年度營業活動之淨現金流入 {ntd(cfo)}。投資活動：購置設備 {ntd(capex)}、處分舊設備收現 "
          f"{ntd(sale)}。籌資活動：現金增資 {ntd(issue)}、舉借長期借款 {ntd(borrow)}、償還借款 {ntd(repay)}、"
@@ -235,7 +235,7 @@ def cf_adv1(rng: random.Random) -> Problem:
 def da_basic1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     cost = pick_money(rng, 200_000, 5_000_000, 1_000)
-    salvage = pick_money(rng, 0, int(cost * 0.15), 1_000)
+    salvage = pick_money(rng, 1_000, int(cost * 0.15), 1_000)
     life = rng.randint(3, 15)
     q = (f"{co}公司購入一部機器設備，成本 {ntd(cost)}，估計殘值 {ntd(salvage)}，耐用年限 {life} 年，"
          f"採直線法提列折舊。請計算每年的折舊費用。{ASK_MONEY}")
@@ -264,7 +264,7 @@ def da_inter1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     cost = pick_money(rng, 300_000, 6_000_000, 1_000)
     life = rng.randint(5, 12)
-    salvage = pick_money(rng, 0, int(cost * 0.1), 1_000)
+    salvage = pick_money(rng, 1_000, int(cost * 0.1), 1_000)
     q = (f"{co}公司購入運輸設備，成本 {ntd(cost)}，估計殘值 {ntd(salvage)}，耐用年限 {life} 年，"
          f"採倍數餘額遞減法（折舊率為直線法的 2 倍）提列折舊。請計算第 2 年年底的帳面金額。{ASK_MONEY}")
     c = Chain()
@@ -279,7 +279,7 @@ def da_inter1(rng: random.Random) -> Problem:
 def da_inter2(rng: random.Random) -> Problem:
     co = pick_company(rng)
     cost = pick_money(rng, 300_000, 6_000_000, 1_000)
-    salvage = pick_money(rng, 0, int(cost * 0.1), 1_000)
+    salvage = pick_money(rng, 1_000, int(cost * 0.1), 1_000)
     life = rng.randint(4, 10)
     k = rng.randint(2, life)
     q = (f"{co}公司的生產設備成本 {ntd(cost)}，估計殘值 {ntd(salvage)}，耐用年限 {life} 年，"
@@ -295,7 +295,7 @@ def da_inter2(rng: random.Random) -> Problem:
 def da_adv1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     cost = pick_money(rng, 500_000, 8_000_000, 1_000)
-    salvage = pick_money(rng, 0, int(cost * 0.1), 1_000)
+    salvage = pick_money(rng, 1_000, int(cost * 0.1), 1_000)
     units = pick_money(rng, 100_000, 1_000_000, 10_000)
     used = [pick_money(rng, units // 10, units // 4, 1_000) for _ in range(3)]
     price = pick_money(rng, int(cost * 0.1), int(cost * 0.8), 1_000)
@@ -348,7 +348,7 @@ def is_inter1(rng: random.Random) -> Problem:
     rev = pick_money(rng, 5_000_000, 80_000_000, 10_000)
     cogs = pick_money(rng, int(rev * 0.4), int(rev * 0.7), 10_000)
     opex = pick_money(rng, int(rev * 0.05), int(rev * 0.15), 10_000)
-    other = pick_money(rng, 0, int(rev * 0.03), 1_000)
+    other = pick_money(rng, 1_000, int(rev * 0.03), 1_000)
     interest = pick_money(rng, 10_000, int(rev * 0.04), 1_000)
     tax = pick_rate(rng, 15, 25, 1)
     q = (f"{co}公司 {y} 年度營業收入 {ntd(rev)}、營業成本 {ntd(cogs)}、營業費用 {ntd(opex)}、"

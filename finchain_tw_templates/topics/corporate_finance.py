@@ -204,7 +204,7 @@ def dp_adv1(rng: random.Random) -> Problem:
 def eps_basic1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     ni = pick_money(rng, 10_000_000, 2_000_000_000, 100_000)
-    pref = pick_money(rng, 0, int(ni * 0.1), 10_000)
+    pref = pick_money(rng, 10_000, int(ni * 0.1), 10_000)
     shares = pick_money(rng, 5_000_000, 400_000_000, 10_000)
     q = (f"{co}公司本年度稅後淨利為 {ntd(ni)}，特別股股利 {ntd(pref)}，普通股加權平均流通在外股數為 "
          f"{shares:,} 股。請計算基本每股盈餘。{ASK_MONEY}")
@@ -280,7 +280,7 @@ def eps_adv1(rng: random.Random) -> Problem:
     m_new = rng.randint(2, 11)
     new = pick_money(rng, s0 // 40, s0 // 8, 1_000)
     ni = pick_money(rng, s0 * 2, s0 * 10, 10_000)
-    pref = pick_money(rng, 0, ni // 20, 10_000)
+    pref = pick_money(rng, 10_000, ni // 20, 10_000)
     opts = pick_money(rng, s0 // 100, s0 // 20, 1_000)
     price = pick_money(rng, 30, 300, 1)
     strike = pick_money(rng, int(price * 0.5), int(price * 0.95), 1)

@@ -171,7 +171,7 @@ def gei_inter1(rng: random.Random) -> Problem:
     eth = pick_money(rng, 5_000, 200_000, 100)
     sbtc = pick_rate(rng, -25, 5, 0.5)
     seth = pick_rate(rng, -35, 5, 0.5)
-    stable = pick_money(rng, 0, 100_000, 100)
+    stable = pick_money(rng, 100, 100_000, 100)
     q = (f"{who}的加密資產組合包括比特幣 {usd(btc)}、以太幣 {usd(eth)} 與美元穩定幣 {usd(stable)}。某次全球金融市場"
          f"震盪中，比特幣{_signed_pct(sbtc)}、以太幣{_signed_pct(seth)}，穩定幣價值不變。請計算整體組合的報酬率"
          f"（下跌以負數表示）。{ASK_PCT}")

@@ -309,7 +309,7 @@ def sma_basic1(rng: random.Random) -> Problem:
     who, co = pick_person(rng), pick_company(rng)
     p0 = pick_decimal(rng, 10, 800, 1)
     p1 = pick_decimal(rng, p0 * 0.7, p0 * 1.5, 1)
-    div = pick_decimal(rng, 0, p0 * 0.06, 2)
+    div = pick_decimal(rng, 0.1, p0 * 0.06, 2)
     q = (f"{who}年初以每股 {ntd(p0)} 買進{co}公司股票，持有一年間領取現金股利每股 {ntd(div)}，年底股價為 {ntd(p1)}。"
          f"請計算持有期間報酬率（虧損以負數表示）。{ASK_PCT}")
     c = Chain()
@@ -368,7 +368,7 @@ def sma_adv1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     p0 = pick_decimal(rng, 20, 600, 1)
     p1 = pick_decimal(rng, p0 * 0.75, p0 * 1.4, 1)
-    div = pick_decimal(rng, 0, p0 * 0.05, 2)
+    div = pick_decimal(rng, 0.1, p0 * 0.05, 2)
     rf = pick_rate(rng, 0.5, 3, 0.25)
     rm = pick_rate(rng, -10, 25, 0.5)
     beta = pick_decimal(rng, 0.5, 1.8, 2)

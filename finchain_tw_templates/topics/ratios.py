@@ -224,7 +224,7 @@ def liq_basic2(rng: random.Random) -> Problem:
     co = pick_company(rng)
     ca = pick_money(rng, 1_000_000, 800_000_000, 10_000)
     inv = pick_money(rng, int(ca * 0.1), int(ca * 0.5), 10_000)
-    prepaid = pick_money(rng, 0, int(ca * 0.05), 10_000)
+    prepaid = pick_money(rng, 10_000, int(ca * 0.05), 10_000)
     cl = pick_money(rng, int(ca * 0.3), int(ca * 1.2), 10_000)
     q = (f"{co}公司流動資產 {ntd(ca)}，其中存貨 {ntd(inv)}、預付款項 {ntd(prepaid)}；流動負債 {ntd(cl)}。"
          f"請計算速動比率（倍）。{ASK_NUM}")
@@ -238,11 +238,11 @@ def liq_basic2(rng: random.Random) -> Problem:
 def liq_inter1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     cash = pick_money(rng, 500_000, 100_000_000, 10_000)
-    sec = pick_money(rng, 0, 50_000_000, 10_000)
+    sec = pick_money(rng, 10_000, 50_000_000, 10_000)
     ar = pick_money(rng, 500_000, 150_000_000, 10_000)
     inv = pick_money(rng, 500_000, 200_000_000, 10_000)
     ap = pick_money(rng, 500_000, 120_000_000, 10_000)
-    loan = pick_money(rng, 0, 100_000_000, 10_000)
+    loan = pick_money(rng, 10_000, 100_000_000, 10_000)
     accrued = pick_money(rng, 100_000, 30_000_000, 10_000)
     q = (f"{co}公司期末流動資產包括現金 {ntd(cash)}、短期投資 {ntd(sec)}、應收帳款 {ntd(ar)}、存貨 {ntd(inv)}；流動負債包括"
          f"應付帳款 {ntd(ap)}、短期借款 {ntd(loan)}、應付費用 {ntd(accrued)}。請計算流動比率與現金比率"
@@ -262,7 +262,7 @@ def liq_inter2(rng: random.Random) -> Problem:
     opex = pick_money(rng, 20_000_000, 2_000_000_000, 100_000)
     dep = pick_money(rng, int(opex * 0.03), int(opex * 0.2), 10_000)
     cash = pick_money(rng, int(opex * 0.02), int(opex * 0.2), 10_000)
-    sec = pick_money(rng, 0, int(opex * 0.1), 10_000)
+    sec = pick_money(rng, 10_000, int(opex * 0.1), 10_000)
     ar = pick_money(rng, int(opex * 0.02), int(opex * 0.2), 10_000)
     q = (f"{co}公司全年營業成本及費用合計 {ntd(opex)}，其中折舊費用 {ntd(dep)}。期末現金 {ntd(cash)}、短期投資 {ntd(sec)}、"
          f"應收帳款 {ntd(ar)}。一年以 365 天計，請計算防禦區間天數（速動資產可支應每日現金支出的天數）。{ASK_NUM}")
@@ -348,7 +348,7 @@ def prof_inter2(rng: random.Random) -> Problem:
     cogs = pick_money(rng, int(sales * 0.45), int(sales * 0.8), 100_000)
     opex = pick_money(rng, int(sales * 0.05), int(sales * 0.15), 100_000)
     dep = pick_money(rng, int(sales * 0.01), int(sales * 0.08), 10_000)
-    amort = pick_money(rng, 0, int(sales * 0.02), 10_000)
+    amort = pick_money(rng, 10_000, int(sales * 0.02), 10_000)
     q = (f"{co}公司營業收入 {ntd(sales)}、營業成本 {ntd(cogs)}、營業費用 {ntd(opex)}（營業成本及費用中含折舊 {ntd(dep)}、"
          f"攤銷 {ntd(amort)}）。請計算 EBITDA 利潤率。{ASK_PCT}")
     c = Chain()
@@ -363,7 +363,7 @@ def prof_adv1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     sales = pick_money(rng, 50_000_000, 5_000_000_000, 100_000)
     ebit = pick_money(rng, int(sales * 0.05), int(sales * 0.3), 10_000)
-    interest = pick_money(rng, 0, int(ebit * 0.4), 10_000)
+    interest = pick_money(rng, 10_000, int(ebit * 0.4), 10_000)
     tax = pick_rate(rng, 15, 25, 1)
     ta = pick_money(rng, int(sales * 0.8), int(sales * 3), 100_000)
     eq = pick_money(rng, int(ta * 0.35), int(ta * 0.8), 100_000)
