@@ -350,9 +350,9 @@ def risk_adjusted_returns_inter1(rng: random.Random) -> Problem:
     c = Chain()
     prem = c.add("市場風險溢酬", rm - rf, f"{pct(rm)} − {pct(rf)}", pct)
     exp = c.add("CAPM 預期報酬率", rf + beta * prem, f"{pct(rf)} + {beta} × {pct(prem)}", lambda x: pct(x, 4))
-    alpha = c.add("詹森阿爾法", rp - exp, f"{pct(rp)} − {pct(exp, 4)}", lambda x: pct(x, 4))
+    alpha = c.add("詹森指標", rp - exp, f"{pct(rp)} − {pct(exp, 4)}", lambda x: pct(x, 4))
     q = (f"{who}操作的股票組合去年報酬率 {pct(rp)}，貝他係數 {beta}。同期大盤報酬率 {pct(rm)}，無風險利率 {pct(rf)}。"
-         f"請問此組合的詹森阿爾法是多少？（以百分比表示，取到小數第二位）")
+         f"請問此組合的詹森指標（超額報酬 α）是多少？（以百分比表示，取到小數第二位）")
     return c.numeric(q, alpha, pct(alpha), {"rp": rp, "rf": rf, "rm": rm, "beta": beta})
 
 

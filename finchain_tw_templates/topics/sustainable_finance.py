@@ -405,7 +405,7 @@ def social_impact_investing_adv1(rng: random.Random) -> Problem:
                f"{ntd(y1)} ÷ (1 + {pct(r, 1)}) + {ntd(y2)} ÷ (1 + {pct(r, 1)})^2 + {ntd(y3)} ÷ (1 + {pct(r, 1)})^3", ntd)
     sroi = c.add("社會投資報酬率", pv / inv, f"{ntd(pv)} ÷ {ntd(inv)}")
     q = (f"{org}投入 {ntd(inv)} 推動課輔計畫，預估第 1 年產生的成果價值（未調整）為 {ntd(gross)}。依社會投資報酬分析的慣例調整："
-         f"無論有無計畫都會發生的部分（無謂效果）占 {pct(dw, 0)}，應歸功於其他單位的部分（歸因）占 {pct(att, 0)}；之後成果每年遞減 "
+         f"無論有無計畫都會發生的部分（無謂因子）占 {pct(dw, 0)}，應歸功於其他單位的部分（歸因）占 {pct(att, 0)}；之後成果每年衰減 "
          f"{pct(drop, 0)}，只計 3 年，各年價值於年底發生，折現率 {pct(r, 1)}。請問社會投資報酬率（SROI）是多少？（取到小數第二位）")
     return c.numeric(q, sroi, num(sroi, 2), {"inv": inv, "gross": gross, "dw": dw, "att": att, "drop": drop, "r": r})
 
