@@ -268,3 +268,12 @@ def test_categorical_conclusions_keyword_first_judge_when_undecided():
     out = engine.score(recs, runs, progress=False)
     item = next(it for it in out.items if it.id == "finchain_tw-0004")
     assert item.correct is False and item.decided_by == tasks.KEYWORD and "no judge" in item.reason
+
+
+def test_judge_refusing_auth_stops_calling():
+    with server_mod.FakeOpenAIServer(lambda body: '{"correct": true}', api_key="right-key") as srv:
+        cfg = JudgeConfig(srv.url, "m", api_key="wrong-key", max_retries=0, concurrency=1)
+        runner = judge.JudgeRunner(cfg, progress=False)
+        verdicts = runner.run([JudgeRequest(None, f"q{i}", "conclusion") for i in range(6)])
+    assert runner.calls == 1 and all(vs[0].outcome == judge.PENDING for vs in verdicts)
+    assert "refused" in verdicts[-1][0].reason and "wrong-key" not in verdicts[-1][0].reason

@@ -407,7 +407,9 @@ class JudgeRunner:
         if getattr(result, "error", None):
             reason = f"judge error: {result.error}"
             with self._lock:
-                if getattr(result, "error_kind", None) in {"unreachable", "cancelled"}:
+                if getattr(result, "status", None) in {401, 403, 404}:  # wrong key, model or URL: all will fail
+                    self._down_reason = f"judge refused: {result.error}"
+                elif getattr(result, "error_kind", None) in {"unreachable", "cancelled"}:
                     self._consecutive_unreachable += 1
                     if self._consecutive_unreachable >= _UNREACHABLE_AFTER:
                         self._down_reason = f"judge unreachable: {result.error}"

@@ -13,6 +13,7 @@ protocol-specific outcome (e.g. ``no_ground_truth``).
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import re
 from collections import defaultdict
@@ -178,9 +179,9 @@ def step_recall(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolera
     if not steps:
         return None
     label_text = extract.recall_text(output)
-    values = [float(st["value"]) for st in steps if _is_number(st.get("value")) and math.isfinite(st["value"])]
-    rates = [bool(match._PERCENT_CUES.search(str(st.get("label") or ""))) for st in steps
-             if _is_number(st.get("value")) and math.isfinite(st["value"])]
+    usable = [st for st in steps if _is_number(st.get("value")) and math.isfinite(st["value"])]
+    values = [float(st["value"]) for st in usable]
+    rates = [_is_rate_label(str(st.get("label") or "")) for st in usable]
     # Sorted candidate readings, so each step is one binary search instead of a scan over every number.
     scanned = scan_values(label_text)
     plain = sorted([value for value, _, _ in scanned] + [bare for _, bare, _ in scanned])
@@ -197,6 +198,11 @@ def step_recall(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolera
         if _near(plain, v, lim) or (rate and _near(as_rate, v, lim)) or (v < 0 and _near(negated, v, lim)):
             found += 1
     return found / len(steps)
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_rate_label(label: str) -> bool:
+    return bool(match._PERCENT_CUES.search(label))  # labels repeat across the seeds of a template
 
 
 def _near(sorted_values: list[float], v: float, lim: float) -> bool:
