@@ -226,3 +226,10 @@ def test_chain_builds_numbered_solution_and_rejects_nan():
     cat.note("與門檻比較", "達門檻")
     pc = cat.categorical("q", "是")
     assert pc.answer_text == "是" and pc.solution.endswith("答案：是") and len(pc.steps) == 1
+
+
+def test_common_doctests():
+    import doctest
+
+    result = doctest.testmod(common, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 5 and result.failed == 0
