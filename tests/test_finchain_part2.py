@@ -1109,6 +1109,20 @@ def test_each_step_follows_from_the_formula_it_shows():
     assert evaluated / total > 0.85, (evaluated, total)  # the rest are solvers/lookups, covered by the oracles
 
 
+def test_generate_py_includes_part2_in_release_order():
+    from collections import Counter
+
+    from finchain_tw_templates.generate import generate_records
+
+    records = generate_records(seeds=2, topics=MY_DOMAINS)
+    assert len(records) == 150 * 2
+    assert Counter(r["difficulty"] for r in records) == {"基礎": 120, "中級": 120, "進階": 60}
+    assert {r["subcategory"] for r in records} == {t for ts in MY_TOPICS.values() for t in ts}
+    for r in records:
+        assert r["task_type"] == "numeric_cot" and r["steps"] and r["solution"].startswith("步驟 1：")
+        assert (r["answer_value"] is None) == (r["answer_type"] == "categorical")
+
+
 def test_generation_is_deterministic():
     for spec in SPECS:
         assert run(spec, 3) == run(spec, 3)
