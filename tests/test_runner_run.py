@@ -484,3 +484,19 @@ def test_item_errors_do_not_stop_the_run(tmp_path, capsys):
         rc, stdout, _ = cli(capsys, *base_args(srv.url, data, tmp_path / "o.jsonl"))
         assert len(srv.requests) == 12
     assert rc == 1 and "0 ok, 12 failed (HTTP 400 ×12)" in stdout
+
+
+def test_dry_run_sends_and_writes_nothing(tmp_path, data, capsys):
+    out = tmp_path / "out.jsonl"
+    with FakeOpenAIServer() as srv:
+        assert cli(capsys, *base_args(srv.url, data, out, "--limit", "2"))[0] == 0
+        before = out.read_bytes() + b'{"id":"q-00'
+        out.write_bytes(before)
+        rc, stdout, _ = cli(capsys, *base_args(srv.url, data, out, "--dry-run"))
+        assert srv.requests[2:] == []  # only the first run's two requests
+    assert rc == 0 and out.read_bytes() == before
+    assert "9 items in the data, 2 already done" in stdout and "7 to ask" in stdout
+    assert "partial last line of 11 bytes" in stdout and "first request: id=q-0002" in stdout
+    assert "accepts connections" in stdout
+    rc, stdout, _ = cli(capsys, *base_args(f"http://127.0.0.1:{closed_port()}/v1", data, out, "--dry-run"))
+    assert rc == 1 and "cannot connect" in stdout and out.read_bytes() == before

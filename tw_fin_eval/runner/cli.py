@@ -62,6 +62,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress-every", type=float, default=30.0,
                         help="seconds between progress lines when stderr is not a terminal (default 30)")
     parser.add_argument("--quiet", action="store_true", help="no progress output")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="check the data and --out, print what would be asked and the first request; send nothing")
 
 
 def _api_key(name: str | None) -> str | None:
@@ -95,7 +97,7 @@ def main(args: argparse.Namespace) -> int:
         concurrency=args.concurrency, timeout=args.timeout, max_retries=args.max_retries,
         temperature=args.temperature, max_tokens=args.max_tokens, history=args.history,
         store_messages=not args.no_store_messages, progress_every=args.progress_every,
-        progress=not args.quiet,
+        progress=not args.quiet, dry_run=args.dry_run,
     )
     for name, value in (("--timeout", cfg.timeout), ("--max-retries", cfg.max_retries)):
         if value < 0 or (name == "--timeout" and value == 0):

@@ -360,6 +360,7 @@ class RunConfig:
     max_tokens: int | None = None
     history: str = "gold"
     store_messages: bool = True
+    dry_run: bool = False
     progress_every: float = 30.0
     progress: bool = True
     backoff_base: float = 0.5
@@ -504,6 +505,24 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
     tasks = load_tasks(cfg.data, limit=cfg.limit, history=cfg.history)
     summary = RunSummary(total=len(tasks))
     start = time.monotonic()
+    if cfg.dry_run:  # read-only: no lock, no repair, nothing sent
+        existing = RunsFile(cfg.out, model=cfg.model, history=cfg.history).read_existing()
+        todo, ready, _ = _plan(tasks, existing, cfg, summary, log)
+        print(f"run: dry run: {summary.total} items in the data, {summary.skipped} already done in {cfg.out}, "
+              f"{len(todo)} to ask ({len(todo) - len(ready)} of them wait for earlier self-history turns)"
+              + (f"; a partial last line of {existing.truncated_bytes} bytes would be removed"
+                 if existing.truncated_bytes else ""), file=out_stream)
+        if ready:
+            first = ready[0]
+            print(f"run: first request: id={first.record_id} turn={first.turn}\n"
+                  + dumps({"model": cfg.model, "messages": first.messages}), file=out_stream)
+        summary.not_run = len(todo)
+        reason = client.preflight(min(cfg.timeout, 10.0))
+        print(f"run: server {client.server}: " + ("accepts connections" if reason is None else reason),
+              file=out_stream)
+        summary.unreachable = reason
+        summary.exit_code = 0 if reason is None else 1
+        return summary
     with RunsFile(cfg.out, model=cfg.model, history=cfg.history) as runs:
         runs.open()  # lock first, then read: no other run can append between our read and our writes
         existing = runs.read_existing()
