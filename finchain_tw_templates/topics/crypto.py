@@ -39,6 +39,14 @@ def _qty(v: float) -> str:
     return f"{fmt_value(v)} 枚"
 
 
+def _move(rng: random.Random, lo_pct: float, hi_pct: float, step_pct: float = 0.5) -> float:
+    """A non-zero price move (「上漲 0.0%」 is no event)."""
+    while True:
+        r = pick_rate(rng, lo_pct, hi_pct, step_pct)
+        if r != 0:
+            return r
+
+
 def _signed_pct(r: float, digits: int = 1) -> str:
     return ("上漲 " if r >= 0 else "下跌 ") + pct(abs(r), digits)
 
@@ -112,9 +120,7 @@ def defi_adv1(rng: random.Random) -> Problem:
     who, tok = pick_person(rng), _tok(rng)
     v0 = pick_money(rng, 2_000, 200_000, 100)
     p0 = pick_decimal(rng, 1, 100, 2)
-    move = pick_rate(rng, -60, 200, 5)
-    if move == 0:
-        move = 0.25
+    move = _move(rng, -60, 200, 5)
     p1 = round(p0 * (1 + move), 2)
     fee_apr = pick_rate(rng, 2, 40, 1)
     days = rng.randint(30, 365)
@@ -139,7 +145,7 @@ def gei_basic1(rng: random.Random) -> Problem:
     who = pick_person(rng)
     qty = pick_decimal(rng, 0.1, 5, 2)
     p0 = pick_money(rng, 20_000, 100_000, 10)
-    shock = pick_rate(rng, -15, 15, 0.5)
+    shock = _move(rng, -15, 15)
     event = rng.choice(["美國聯準會意外升息", "主要經濟體公布通膨數據", "某大型交易所傳出倒閉消息", "現貨指數股票型基金獲准上市"])
     q = (f"{who}持有 {num(qty, 2)} 枚比特幣，買進均價為 {usd(p0)}。消息「{event}」公布後，比特幣價格相對買進均價"
          f"{_signed_pct(shock)}。請計算{who}此部位的未實現損益（損失以負數表示）。{ASK_USD}")
@@ -169,8 +175,8 @@ def gei_inter1(rng: random.Random) -> Problem:
     who = pick_person(rng)
     btc = pick_money(rng, 5_000, 200_000, 100)
     eth = pick_money(rng, 5_000, 200_000, 100)
-    sbtc = pick_rate(rng, -25, 5, 0.5)
-    seth = pick_rate(rng, -35, 5, 0.5)
+    sbtc = _move(rng, -25, 5)
+    seth = _move(rng, -35, 5)
     stable = pick_money(rng, 100, 100_000, 100)
     q = (f"{who}的加密資產組合包括比特幣 {usd(btc)}、以太幣 {usd(eth)} 與美元穩定幣 {usd(stable)}。某次全球金融市場"
          f"震盪中，比特幣{_signed_pct(sbtc)}、以太幣{_signed_pct(seth)}，穩定幣價值不變。請計算整體組合的報酬率"
@@ -188,7 +194,7 @@ def gei_inter1(rng: random.Random) -> Problem:
 def gei_inter2(rng: random.Random) -> Problem:
     tok = _tok(rng)
     beta = pick_decimal(rng, 0.8, 2.5, 2)
-    mkt = pick_rate(rng, -20, 15, 0.5)
+    mkt = _move(rng, -20, 15)
     p0 = pick_decimal(rng, 1, 300, 2)
     qty = pick_money(rng, 100, 50_000, 10)
     q = (f"研究顯示{tok}相對於加密資產市場指數的貝他值為 {beta:.2f}。一項國際監管消息使市場指數{_signed_pct(mkt)}。"
@@ -209,7 +215,7 @@ def gei_adv1(rng: random.Random) -> Problem:
     p0 = pick_money(rng, 20_000, 90_000, 10)
     e1 = pick_rate(rng, -15, -1, 0.5)
     e2 = pick_rate(rng, 2, 20, 0.5)
-    e3 = pick_rate(rng, -12, 3, 0.5)
+    e3 = _move(rng, -12, 3)
     fx0 = pick_decimal(rng, 28, 33, 2)
     fx1 = pick_decimal(rng, fx0 - 1, fx0 + 1, 2)
     q = (f"{who}持有 {num(qty, 2)} 枚比特幣，期初價格 {usd(p0)}，美元兌新臺幣匯率 {fx0:.2f}。接著依序發生三個事件："
@@ -586,7 +592,7 @@ def tx_adv1(rng: random.Random) -> Problem:
     fee_a = rng.choice([0.001, 0.0015, 0.002])
     fee_b = rng.choice([0.001, 0.0015, 0.002])
     wd = pick_decimal(rng, 0.5, 10, 1)
-    q = (f"{who}發現{tok}在{ex_a}的價格為 {usd(pa, 2)}，在{ex_b}為 {usd(pb, 2)}。他在{ex_a}買進 {qty:,} 枚（手續費為"
+    q = (f"{who}發現{tok}在{ex_a}的價格為 {usd(pa, 2)}，在{ex_b}為 {usd(pb, 2)}。{who}在{ex_a}買進 {qty:,} 枚（手續費為"
          f"成交金額的 {pct(fee_a, 2)}，另以美元支付），提領到{ex_b}時被扣 {num(wd, 1)} 枚提領費，再於{ex_b}全部賣出"
          f"（手續費 {pct(fee_b, 2)}，自賣出金額扣除）。請計算這次跨所套利的淨損益與報酬率。本題答案填淨損益"
          f"（損失以負數表示）。{ASK_USD}")

@@ -134,7 +134,7 @@ def fx_basic1(rng: random.Random) -> Problem:
     who = pick_person(rng)
     twd = pick_money(rng, 10_000, 3_000_000, 1_000)
     rate = pick_decimal(rng, 27.5, 33.5, 3)
-    q = (f"{who}準備出國，以新臺幣 {ntd(twd)} 向銀行購買美元，銀行美元現金賣出匯率為 1 美元兌新臺幣 {rate:.3f} 元。"
+    q = (f"{who}準備出國，以 {ntd(twd)} 向銀行購買美元，銀行美元現金賣出匯率為 1 美元兌新臺幣 {rate:.3f} 元。"
          f"請計算可換得多少美元。（請以美元表示，四捨五入至小數點後第 2 位）")
     c = Chain()
     u = c.add("可換得美元", twd / rate, f"{ntd(twd)} ÷ {rate:.3f}", usd)
@@ -196,7 +196,7 @@ def fx_adv1(rng: random.Random) -> Problem:
     fair = spot * (1 + i_tw * days / 360) / (1 + i_us * days / 360)
     fwd = pick_decimal(rng, fair - 0.25, fair + 0.25, 3)
     q = (f"交易員{who}觀察到：美元兌新臺幣即期匯率 {spot:.3f}，{days} 天期遠期匯率報價 {fwd:.3f}；新臺幣借款年息 "
-         f"{pct(i_tw, 3)}，美元存款年息 {pct(i_us, 3)}（一年 360 天，單利）。他借入新臺幣 {ntd(principal)}，即期換成美元存款，"
+         f"{pct(i_tw, 3)}，美元存款年息 {pct(i_us, 3)}（一年 360 天，單利）。{who}借入 {ntd(principal)}，即期換成美元存款，"
          f"同時以遠期匯率賣出到期的美元本利和。請計算到期時這筆拋補利率套利的損益（新臺幣，損失以負數表示）。{ASK_MONEY}")
     c = Chain()
     u0 = c.add("換得美元", principal / spot, f"{ntd(principal)} ÷ {spot:.3f}", usd)
