@@ -125,7 +125,7 @@ def _outputs(recs):
     return engine.RunsIndex(success=selfcheck.build_outputs(recs))
 
 
-def test_judge_end_to_end_with_fake_server():
+def test_judge_end_to_end_with_fake_server(tmp_path):
     recs = samples.sample_records()
     with server_mod.FakeOpenAIServer(_judge_reply) as srv:
         out = engine.score(recs, _outputs(recs), judge_config=JudgeConfig(srv.url, "judge-m", max_retries=0),
@@ -139,6 +139,14 @@ def test_judge_end_to_end_with_fake_server():
     assert cs.status == tasks.MISSING and cs.correct is None and cs.score is None
     assert fa.status == tasks.SCORED and fa.correct is False
     assert by[("finqa_tw-test-0001", None)].decided_by == tasks.RULE
+    from tw_fin_eval.scoring import report
+
+    md = report.write_outputs(tmp_path, out, inputs={})["report"].read_text(encoding="utf-8")
+    section = md.split("## FinLLM450: pass rate and mean score")[1].split("## Extraction modes")[0]
+    # per ability: 法規判讀與合規 holds the judged short answer (pass, 9/10)
+    assert "| 法規判讀與合規 | 1 | 1 | 100.0% |  | 100.0% | 9.00 | 0 | 0 |" in section
+    # per question type: the case study's verdict was unparseable → missing, not 0
+    assert "| case_study | 1 | 0 |  |  |  |  | 0 | 1 |" in section
 
 
 def _closed_port() -> int:

@@ -170,11 +170,14 @@ def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs:
             for it in fin:
                 groups[str(getattr(it, key))].append(it)
             frows = [{"group": g, **summarize(sub)} for g, sub in sorted(groups.items())]
-            for fr in frows:
-                fr["pass_rate"] = fr["accuracy"]  # MCQ right = pass; judged items pass = correct and ≥ 7
             parts += [f"### per {label}", "",
-                      md_table(frows, ["group", "items", "decided", "pass_rate", "mean_score", "pending", "missing"]),
+                      md_table(frows, ["group", "items", "decided", "accuracy", "rule_accuracy", "pass_rate",
+                                       "mean_score", "pending", "missing"],
+                               ["group", "items", "decided", "all decided", "MCQ", "judged pass rate",
+                                "mean score (0–10)", "pending", "missing"]),
                       ""]
+        parts += ["MCQ = exact option-set match; judged pass = conclusion correct and score ≥ 7 "
+                  "(short_answer / case_study); all decided = both together.", ""]
     modes = Counter(it.mode for it in items if it.status in {tasks.SCORED, tasks.PENDING, tasks.MISSING})
     parts += ["## Extraction modes", "", "| mode | items |", "|---|---|"]
     parts += [f"| {m} | {n} |" for m, n in sorted(modes.items(), key=lambda kv: -kv[1])] + [""]
