@@ -137,9 +137,9 @@ def compound_interest_adv1(rng: random.Random) -> Problem:
 def irr_basic1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     c0 = pick_money(rng, 100_000, 2_000_000, 10_000)
-    mult = rng.randint(110, 300) / 100
+    mult = rng.randint(110, 250) / 100
     cn = round(c0 * mult)
-    n = rng.randint(2, 8)
+    n = rng.randint(3, 10)
     c = Chain()
     m = c.add("期末回收倍數", cn / c0, f"{ntd(cn)} ÷ {ntd(c0)}")
     irr = c.add("內部報酬率", m ** (1 / n) - 1, f"{fmt_value(m)}^(1/{n}) − 1", pct)

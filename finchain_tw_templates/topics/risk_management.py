@@ -533,7 +533,7 @@ def sensitivity_analysis_adv1(rng: random.Random) -> Problem:
         fixed = pick_money(rng, round(vol * (price - v) * 0.2), round(vol * (price - v) * 0.6), 100_000)
         cf = vol * (price - v) - fixed
         inv = pick_money(rng, round(annuity_pv(cf, r, n) * 0.6), round(annuity_pv(cf, r, n) * 0.9), 100_000)
-        if annuity_pv(cf, r, n) - inv > 0.05 * inv:
+        if annuity_pv(cf, r, n) - inv > 0.15 * inv:
             break
     up = 0.1
     c = Chain()
