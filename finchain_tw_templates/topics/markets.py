@@ -354,7 +354,7 @@ def sma_inter2(rng: random.Random) -> Problem:
     ratio = rng.choice([0.4, 0.5, 0.6])
     p1 = pick_decimal(rng, price * 0.6, price * 1.1, 1)
     q = (f"{who}以融資買進{co}公司股票 {shares:,} 股，成交價 {ntd(price)}，融資成數 {pct(ratio, 0)}（不計手續費與利息）。"
-         f"若股價跌到 {ntd(p1)}，請計算其融資維持率（股票市值 ÷ 融資金額）。{ASK_PCT}")
+         f"若股價{'跌' if p1 < price else '漲'}到 {ntd(p1)}，請計算其融資維持率（股票市值 ÷ 融資金額）。{ASK_PCT}")
     c = Chain()
     cost = c.add("買進總金額", price * shares, f"{ntd(price)} × {shares:,}", ntd)
     loan = c.add("融資金額", cost * ratio, f"{ntd(cost)} × {pct(ratio, 0)}", ntd)

@@ -29,6 +29,11 @@ def _days(v: float) -> str:
     return f"{fmt_value(v)} 天"
 
 
+def _ni_text(ni: int) -> str:
+    """「本期淨利 NT$x」 or, for a loss, 「本期淨損 NT$x」 (never 「淨利 -NT$x」)."""
+    return f"本期淨利 {ntd(ni)}" if ni >= 0 else f"本期淨損 {ntd(-ni)}"
+
+
 def _year(rng: random.Random) -> int:
     return rng.randint(2020, 2025)
 
@@ -69,7 +74,7 @@ def eff_inter1(rng: random.Random) -> Problem:
     ta1 = pick_money(rng, int(ta0 * 0.85), int(ta0 * 1.3), 100_000)
     sales = pick_money(rng, int(ta0 * 0.3), int(ta0 * 2.5), 100_000)
     ni = pick_money(rng, int(sales * -0.03), int(sales * 0.2), 10_000)
-    q = (f"{co}公司 {y} 年度營業收入 {ntd(sales)}，本期淨利 {ntd(ni)}；資產總額年初為 {ntd(ta0)}，年底為 {ntd(ta1)}。"
+    q = (f"{co}公司 {y} 年度營業收入 {ntd(sales)}，{_ni_text(ni)}；資產總額年初為 {ntd(ta0)}，年底為 {ntd(ta1)}。"
          f"請計算總資產週轉率與淨利率，並以兩者相乘求資產報酬率。本題答案填資產報酬率。{ASK_PCT}")
     c = Chain()
     avg = c.add("平均資產總額", (ta0 + ta1) / 2, f"（{ntd(ta0)} + {ntd(ta1)}）÷ 2", ntd)
@@ -303,7 +308,7 @@ def prof_basic1(rng: random.Random) -> Problem:
     e0 = pick_money(rng, 10_000_000, 3_000_000_000, 100_000)
     e1 = pick_money(rng, int(e0 * 0.85), int(e0 * 1.3), 100_000)
     ni = pick_money(rng, int(e0 * -0.05), int(e0 * 0.3), 10_000)
-    q = (f"{co}公司 {y} 年度本期淨利 {ntd(ni)}，權益總額年初為 {ntd(e0)}，年底為 {ntd(e1)}。請以平均權益計算權益報酬率。{ASK_PCT}")
+    q = (f"{co}公司 {y} 年度{_ni_text(ni)}，權益總額年初為 {ntd(e0)}，年底為 {ntd(e1)}。請以平均權益計算權益報酬率。{ASK_PCT}")
     c = Chain()
     avg = c.add("平均權益", (e0 + e1) / 2, f"（{ntd(e0)} + {ntd(e1)}）÷ 2", ntd)
     roe = c.add("權益報酬率", ni / avg, f"{ntd(ni)} ÷ {ntd(avg)}", pct)
@@ -316,7 +321,7 @@ def prof_basic2(rng: random.Random) -> Problem:
     a0 = pick_money(rng, 10_000_000, 5_000_000_000, 100_000)
     a1 = pick_money(rng, int(a0 * 0.85), int(a0 * 1.3), 100_000)
     ni = pick_money(rng, int(a0 * -0.03), int(a0 * 0.15), 10_000)
-    q = (f"{co}公司 {y} 年度本期淨利 {ntd(ni)}，資產總額年初 {ntd(a0)}、年底 {ntd(a1)}。請以平均資產計算資產報酬率"
+    q = (f"{co}公司 {y} 年度{_ni_text(ni)}，資產總額年初 {ntd(a0)}、年底 {ntd(a1)}。請以平均資產計算資產報酬率"
          f"（不考慮利息費用調整）。{ASK_PCT}")
     c = Chain()
     avg = c.add("平均資產總額", (a0 + a1) / 2, f"（{ntd(a0)} + {ntd(a1)}）÷ 2", ntd)
