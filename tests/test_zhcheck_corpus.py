@@ -117,6 +117,27 @@ def test_each_occurrence_is_reported_with_context():
     assert all("这" in f.text for f in findings)
 
 
+def test_bulk_table_agrees_with_per_character_conversion():
+    """The precomputed s2tw table (one bulk conversion) flags exactly what per-character s2tw changes."""
+    from tw_fin_eval.glossary import load_glossary
+
+    allow = load_glossary().simplified_allow
+    sample = set(TAIWAN_CORPUS) | set("软件杠杆质量视频资产负债表净利润这们说后于几么并征采余丰云据")
+    sample |= {chr(c) for c in range(0x4E00, 0x9FFF, 37)}  # a spread over the main CJK block
+    for ch in sorted(sample):
+        if ch.isascii() or ch.isspace():
+            continue
+        expected = _s2tw_char(ch) != ch and ch not in allow
+        assert bool(find_simplified(ch)) == expected, ch
+
+
+def test_astral_characters():
+    """CJK extension B: 𠀾 is changed by s2tw, 𠀀 is not; runs next to BMP characters split correctly."""
+    assert [f.message for f in find_simplified("甲𠀾乙")] == ["簡體字「𠀾」→ 改用繁體「𠁞」"]
+    assert find_simplified("甲𠀀乙") == []
+    assert [f.message for f in find_simplified("𠀀这")] == ["簡體字「这」→ 改用繁體「這」"]
+
+
 def test_allow_list_entries_are_needed():
     """Every allow-listed character is one that s2tw really changes (else the entry is dead weight)."""
     from tw_fin_eval.glossary import load_glossary
@@ -191,7 +212,7 @@ def test_check_zh_combines_both_rules():
 
 
 def test_speed_on_megabytes():
-    """The brief asks for 10 MB in seconds; 2 MB here keeps the suite fast (measured ≈ 0.7 s)."""
+    """The brief asks for 10 MB in seconds (measured 1.3 s warm); 2 MB here keeps the suite fast."""
     text = (TAIWAN_CORPUS + "\n这是简体。\n") * (2_000_000 // (len(TAIWAN_CORPUS) + 7))
     start = time.perf_counter()
     findings = check_zh(text)

@@ -197,9 +197,17 @@ def parse_glossary(text: str, path: Path) -> Glossary:
                     forbidden_exceptions=exceptions, path=str(path))
 
 
+_BY_ARGUMENT: dict[str, Glossary] = {}
+
+
 def load_glossary(path: Path | str = paths.GLOSSARY_PATH) -> Glossary:
-    """Parse the glossary once per path (the checker calls this for every string)."""
-    return _load_cached(Path(path).resolve())
+    """Parse the glossary once per path (the checker calls this for every string, so the lookup by
+    the argument as given comes first: resolving the path costs a few system calls)."""
+    key = str(path)
+    glossary = _BY_ARGUMENT.get(key)
+    if glossary is None:
+        glossary = _BY_ARGUMENT[key] = _load_cached(Path(path).resolve())
+    return glossary
 
 
 @functools.lru_cache(maxsize=8)

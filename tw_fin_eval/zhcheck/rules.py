@@ -71,45 +71,97 @@ def _s2tw_char(ch: str) -> str:
     return _converter().convert(ch)
 
 
-def find_simplified(text: str) -> list[Finding]:
-    """Characters that s2tw would change (per character, memoised), unless allow-listed (台, 里, 占…)
-    or inside an allow-listed word (拮据, 風采).
+# every code point s2tw could change: the BMP above ASCII (minus surrogates) and CJK extensions B–F
+_UNIVERSE = ((0x80, 0xD7FF), (0xE000, 0xFFFF), (0x20000, 0x2FA1F))
 
-    Checking distinct characters first keeps this fast on megabytes of text: only the flagged
-    characters are searched for again. Adjacent flagged characters form one finding.
+
+@functools.cache
+def _s2tw_changes() -> dict[str, str]:
+    """char → s2tw(char) for every character that s2tw changes on its own (≈ 4,900 characters).
+
+    Converting the whole universe once, newline-separated so no two characters form an OpenCC phrase,
+    takes ≈ 0.2 s; afterwards a search is one regex character class over the text, several times faster
+    than collecting the distinct characters of a long text.
     """
+    chars = [chr(i) for lo, hi in _UNIVERSE for i in range(lo, hi + 1) if chr(i) != "\n"]
+    converted = _converter().convert("\n".join(chars)).split("\n")
+    if len(converted) != len(chars):  # a conversion changed the length: fall back to one by one
+        converted = [_s2tw_char(ch) for ch in chars]
+    return {a: b for a, b in zip(chars, converted) if a != b}
+
+
+@functools.lru_cache(maxsize=4)
+def _simplified_index(glossary: Glossary) -> tuple[re.Pattern[str], frozenset[str]]:
+    """A regex for runs of candidate characters and the exact set of flagged characters.
+
+    sre compiles BMP characters of a class into a fast bitmap, but tests astral ones (CJK extension B
+    and beyond) one by one; so the class holds the flagged BMP characters plus the whole astral range,
+    and astral characters are checked against the set afterwards (measured: 0.65 s vs 160 s for 10 MB).
+    """
+    bad = frozenset(_s2tw_changes()) - glossary.simplified_allow
+    bmp = sorted(ch for ch in bad if ord(ch) < 0x10000)
+    pattern = re.compile("[" + "".join(re.escape(ch) for ch in bmp) + "\U00010000-\U0010FFFF]+")
+    return pattern, bad
+
+
+def find_simplified(text: str) -> list[Finding]:
+    """Characters that s2tw changes (each on its own), unless allow-listed (台, 里, 占…) or inside an
+    allow-listed word (拮据, 風采). Adjacent flagged characters form one finding."""
     glossary = _glossary()
-    allow = glossary.simplified_allow
-    bad = {ch for ch in set(text) if ord(ch) > 0x7F and ch not in allow and _s2tw_char(ch) != ch}
-    if not bad:
-        return []
-    # positions covered by an allow-listed word holding one of the flagged characters (拮据, 風采)
-    excused: set[int] = set()
-    for word in glossary.simplified_allow_words:
-        if bad.intersection(word):
-            start = text.find(word)
-            while start >= 0:
-                excused.update(range(start, start + len(word)))
-                start = text.find(word, start + 1)
-    pattern = re.compile("[" + "".join(re.escape(ch) for ch in sorted(bad)) + "]+")
+    changes = _s2tw_changes()
+    pattern, bad = _simplified_index(glossary)
+    word_index = _allow_word_index(glossary)
     findings = []
     for m in pattern.finditer(text):
-        if excused and all(i in excused for i in range(m.start(), m.end())):
-            continue
-        run = m.group()
-        fixed = "".join(_s2tw_char(ch) for ch in run)
-        findings.append(Finding("simplified", f"簡體字「{run}」→ 改用繁體「{fixed}」",
-                                _snippet(text, m.start(), m.end())))
+        for start, end in _flagged_runs(m, bad):
+            if all(_in_allowed_word(text, i, word_index) for i in range(start, end)):
+                continue
+            run = text[start:end]
+            fixed = "".join(changes.get(ch, ch) for ch in run)
+            findings.append(Finding("simplified", f"簡體字「{run}」→ 改用繁體「{fixed}」",
+                                    _snippet(text, start, end)))
     return findings
+
+
+def _flagged_runs(m: re.Match[str], bad: frozenset[str]) -> list[tuple[int, int]]:
+    """Split a candidate run into runs of flagged characters (astral candidates may be fine)."""
+    runs: list[tuple[int, int]] = []
+    start = None
+    for i, ch in enumerate(m.group(), m.start()):
+        if ch in bad:
+            if start is None:
+                start = i
+        elif start is not None:
+            runs.append((start, i))
+            start = None
+    if start is not None:
+        runs.append((start, m.end()))
+    return runs
+
+
+@functools.lru_cache(maxsize=4)
+def _allow_word_index(glossary: Glossary) -> dict[str, tuple[tuple[str, int], ...]]:
+    """character → (allow-listed word, offset of the character in it) for the word-level allow-list."""
+    index: dict[str, list[tuple[str, int]]] = {}
+    for word in glossary.simplified_allow_words:
+        for offset, ch in enumerate(word):
+            index.setdefault(ch, []).append((word, offset))
+    return {ch: tuple(pairs) for ch, pairs in index.items()}
+
+
+def _in_allowed_word(text: str, i: int, index: dict[str, tuple[tuple[str, int], ...]]) -> bool:
+    return any(i >= off and text.startswith(word, i - off) for word, off in index.get(text[i], ()))
 
 
 # ---------------------------------------------------------------------------------------------
 # forbidden PRC terms
 
 @functools.lru_cache(maxsize=4)
-def _term_index(glossary: Glossary) -> tuple[tuple[str, ...], dict[str, tuple[tuple[str, int], ...]]]:
-    """Forbidden terms longest first, and per term its exceptions as (word, offset of term in word)."""
-    terms = tuple(sorted(glossary.forbidden, key=lambda t: (-len(t), t)))
+def _term_index(glossary: Glossary) -> tuple[re.Pattern[str], dict[str, tuple[tuple[str, int], ...]]]:
+    """One alternation of the forbidden terms, longest first (so the longest term wins at a position),
+    and per term its exceptions as (word, offset of the term in the word)."""
+    terms = sorted(glossary.forbidden, key=lambda t: (-len(t), t))
+    pattern = re.compile("|".join(re.escape(t) for t in terms))
     exceptions: dict[str, tuple[tuple[str, int], ...]] = {}
     for term, words in glossary.forbidden_exceptions.items():
         pairs = []
@@ -119,7 +171,7 @@ def _term_index(glossary: Glossary) -> tuple[tuple[str, ...], dict[str, tuple[tu
                 pairs.append((word, offset))
                 offset = word.find(term, offset + 1)
         exceptions[term] = tuple(pairs)
-    return terms, exceptions
+    return pattern, exceptions
 
 
 def _excused(text: str, start: int, exceptions: tuple[tuple[str, int], ...]) -> bool:
@@ -129,28 +181,38 @@ def _excused(text: str, start: int, exceptions: tuple[tuple[str, int], ...]) -> 
 def find_prc_terms(text: str) -> list[Finding]:
     """Glossary forbidden terms; at one position the longest term wins and matches do not overlap.
 
-    A term inside one of its listed exceptions (「品質量測」 holds 「質量」) is not a finding.
-    str.find per term is much faster than one big regex alternation on long texts.
+    A term inside one of its listed exceptions (「品質量測」 holds 「質量」) is not a finding; the scan
+    then resumes one character later, so a shorter term overlapping the exception is still seen.
+    One regex alternation is ~6× faster than str.find per term on long texts (measured, 10 MB).
     """
     glossary = _glossary()
-    terms, exceptions = _term_index(glossary)
-    hits: list[tuple[int, int, str]] = []
-    for term in terms:
-        start = text.find(term)
-        while start >= 0:
-            if not _excused(text, start, exceptions.get(term, ())):
-                hits.append((start, -len(term), term))
-            start = text.find(term, start + 1)
-    hits.sort()
+    pattern, exceptions = _term_index(glossary)
     findings = []
-    covered_to = -1
-    for start, neg_len, term in hits:
-        if start < covered_to:
-            continue
-        covered_to = start - neg_len
+    pos = 0
+    while True:
+        m = pattern.search(text, pos)
+        if m is None:
+            break
+        term = m.group()
+        if _excused(text, m.start(), exceptions.get(term, ())):
+            # a shorter term starting here may still be a finding (rare): try every shorter one
+            shorter = next((t for t in _shorter_terms(glossary, term)
+                            if text.startswith(t, m.start()) and not _excused(text, m.start(), exceptions.get(t, ()))),
+                           None)
+            if shorter is None:
+                pos = m.start() + 1
+                continue
+            term = shorter
+        end = m.start() + len(term)
         findings.append(Finding("prc_term", f"中國用語「{term}」→ 臺灣用「{glossary.forbidden[term]}」",
-                                _snippet(text, start, covered_to)))
+                                _snippet(text, m.start(), end)))
+        pos = end
     return findings
+
+
+@functools.lru_cache(maxsize=256)
+def _shorter_terms(glossary: Glossary, term: str) -> tuple[str, ...]:
+    return tuple(t for t in sorted(glossary.forbidden, key=len, reverse=True) if len(t) < len(term) and term.startswith(t))
 
 
 # ---------------------------------------------------------------------------------------------
