@@ -35,6 +35,8 @@ from tw_fin_eval.scoring.numbers import find_numbers, parse_number
     ("2.5 個百分點", 0.025),
     (".5", 0.5),
     ("-$94", -94.0),
+    ("負 4.4%", -0.044),
+    ("負94", -94.0),
 ])
 def test_parse_number_values(text, value):
     n = parse_number(text)
@@ -47,6 +49,7 @@ def test_separators_and_ranges_are_not_misread():
     assert [n.value for n in find_numbers("2015-2016")] == [2015.0, 2016.0]  # a range, not a minus
     assert [n.value for n in find_numbers("Q3 營收 5")] == [5.0]  # Q3 is a name
     assert [n.value for n in find_numbers("答案：94（百萬美元）")] == [94.0]
+    assert [n.value for n in find_numbers("負債總額為 94")] == [94.0]  # 負債 is not a sign
 
 
 @pytest.mark.parametrize("output,mode,extracted", [
@@ -186,6 +189,10 @@ def test_yes_no(output, gold, expected):
     ("答案：Ｃ", ["C"], "letter", True),
     ("答案：A、C", ["A", "C"], "letter", True),
     ("答案：A 和 C", ["A", "C"], "letter", True),
+    ("答案：AC", ["A", "C"], "letter", True),
+    ("答案：(ABD)", ["A", "B", "D"], "letter", True),
+    ("答案：AB", ["A", "C"], "letter", False),
+    ("答案：B) 存款保險", ["B"], "letter", True),
     ("答案：A", ["A", "C"], "letter", False),  # multi-answer needs all
     ("答案：A、B、C", ["A", "C"], "letter", False),  # and nothing else
     ("答案：(2)", ["2"], "number", True),

@@ -197,6 +197,7 @@ def extract_yes_no(output: str | None) -> tuple[str, str | None]:
 # ---- multiple choice --------------------------------------------------------------------------------------
 _LEAD = re.compile(r"^[\s*「『\"'\[]*(?:選項|選擇|選|option|choice)?\s*", re.I)
 _CODE_SEQ = re.compile(r"[(（]?\s*([A-Da-d]|[1-4])\s*[)）]?(?![A-Za-z0-9])")
+_LETTER_RUN = re.compile(r"[(（]?([A-Da-d]{2,4})[)）]?(?![A-Za-z])")
 _SEP = re.compile(r"\s*(?:,|，|、|和|及|與|/|&|and|\s)\s*", re.I)
 _LOOSE_LETTER = re.compile(r"(?<![A-Za-z])[A-D](?![A-Za-z])")
 
@@ -209,6 +210,9 @@ def parse_choice_codes(text: str | None) -> list[str]:
     t = clean_latex(normalize(text)).strip()
     t = t.split("\n", 1)[0]
     pos = _LEAD.match(t).end()
+    run = _LETTER_RUN.match(t, pos)
+    if run:  # 「AC」, 「ABD」: a multi-answer written as one run of letters
+        return list(dict.fromkeys(run.group(1).upper()))
     codes: list[str] = []
     while True:
         m = _CODE_SEQ.match(t, pos)

@@ -1,7 +1,7 @@
 """Reading numbers out of model answers and gold strings — the one place for number parsing.
 
 Handled: thousands separators (``1,234,567``), full-width digits and signs (``１２３``, ``－``, ``％``),
-``−`` (U+2212) and other dash minus signs, accounting negatives ``(1,234)``, ``%``/``％``/``百分之``/
+``−`` (U+2212) and other dash minus signs, 「負 94」, accounting negatives ``(1,234)``, ``%``/``％``/``百分之``/
 ``個百分點``, basis points (``bps``, ``基點``), currency marks before or after the numeral (``NT$``,
 ``US$``, ``$``, ``新台幣``, ``元``, ``美元``), Chinese multipliers 千/萬/百萬/千萬/億/十億/兆 (``1.2億`` =
 120,000,000, ``3,500萬元`` = 35,000,000, ``1億2,000萬`` = 120,000,000) and English ones (thousand,
@@ -44,9 +44,9 @@ _UNIT = (r"(?:%|個百分點|百分點|bps|bp|個基點|基點|兆|十億|千萬
 
 _NUM_RE = re.compile(
     rf"""
-    (?=[-+(\d.$NUHT新台臺百美])  # cheap first-character filter: most positions fail here
+    (?=[-+(\d.$NUHT新台臺百美負])  # cheap first-character filter: most positions fail here
     (?P<lparen>\(\s*)?
-    (?:(?<![0-9A-Za-z])(?P<sign>[-+]))?\s*   # a sign glued to a digit/letter is a range or hyphen (2015-2016)
+    (?:(?<![0-9A-Za-z])(?P<sign>[-+]|負(?=\s*[\d.$NUHT新台臺美]|\s*百分之)))?\s*   # a sign glued to a digit/letter is a range or hyphen (2015-2016)
     (?P<pct_prefix>百分之\s*)?
     (?P<cur>{_CURRENCY_BEFORE})?\s*
     (?:(?<![0-9A-Za-z])(?P<sign2>[-+]))?\s*
@@ -117,7 +117,7 @@ def find_numbers(text: str) -> list[Num]:
     for m in _NUM_RE.finditer(norm):
         lparen, sign, pct_prefix, cur, sign2, num, exp, unit_word, cur2, rparen = m.groups()
         bare = float(num.replace(",", "") + (exp or "")) if (exp or "," in num) else float(num)
-        if ((sign == "-") ^ (sign2 == "-")) or (lparen and rparen):  # (1,234) is an accounting negative
+        if ((sign in ("-", "負")) ^ (sign2 == "-")) or (lparen and rparen):  # (1,234): accounting negative
             bare = -bare
         start, end = m.span()
         if lparen and not rparen:
@@ -139,7 +139,7 @@ def scan_values(text: str) -> list[tuple[float, float, bool]]:
     out = []
     for lparen, sign, pct_prefix, _cur, sign2, num, exp, unit_word, _cur2, rparen in _NUM_RE.findall(normalize(text)):
         bare = float(num.replace(",", "") + exp) if (exp or "," in num) else float(num)
-        if ((sign == "-") ^ (sign2 == "-")) or (lparen and rparen):
+        if ((sign in ("-", "負")) ^ (sign2 == "-")) or (lparen and rparen):
             bare = -bare
         if unit_word or pct_prefix:
             unit, mult = _unit_info(unit_word or None, bool(pct_prefix))
