@@ -1196,3 +1196,46 @@ def test_library_oracles_agree_with_closed_forms():
     assert math.isclose(-npf.pv(0.05, 10, 30, 1000), sum(30 / 1.05**t for t in range(1, 11)) + 1000 / 1.05**10)
     assert math.isclose(statistics.NormalDist().cdf(1.0), 0.5 * (1 + math.erf(1 / math.sqrt(2))))
     assert np.isclose(npf.npv(0.1, [-100, 60, 60]), -100 + 60 / 1.1 + 60 / 1.21)
+
+
+# ================================================================ economic invariants (200 seeds)
+
+INVARIANTS: dict[str, Callable[[dict, Problem], bool]] = {
+    # a bond trades at a premium exactly when its coupon rate exceeds the yield
+    "bond_pricing_intermediate1": lambda p, r: (r.answer_value > p["face"]) == (p["coupon"] > p["y"])
+    or math.isclose(r.answer_value, p["face"]),
+    "bond_pricing_intermediate2": lambda p, r: (r.answer_value > p["face"]) == (p["coupon"] > p["y"])
+    or math.isclose(r.answer_value, p["face"]),
+    # duration: Macaulay ≤ maturity, and a yield fall raises the price
+    "bond_pricing_advanced1": lambda p, r: r.steps[2].value <= p["n"] + 1e-9
+    and (r.answer_value > r.steps[0].value) == (p["_dy"] < 0),
+    # no-arbitrage bounds of a European call
+    "option_pricing_advanced1": lambda p, r: max(p["s"] - p["k"] * math.exp(-p["r"] * p["t"]), 0) - 1e-9
+    <= r.answer_value <= p["s"],
+    "option_pricing_intermediate1": lambda p, r: 0 <= r.answer_value <= p["s"] and 0 < r.steps[0].value < 1,
+    "option_pricing_basic2": lambda p, r: r.answer_value > 0,
+    # declining balance never goes below salvage within two years here
+    "depreciation_and_amortization_intermediate1": lambda p, r: r.answer_value >= p["salvage"],
+    # WACC lies between the after-tax cost of debt and the cost of equity
+    "wacc_intermediate1": lambda p, r: p["rd"] * (1 - p["t"]) <= r.answer_value <= p["re"],
+    "wacc_advanced1": lambda p, r: min(r.steps[2].value, r.steps[3].value) <= r.answer_value
+    <= max(r.steps[2].value, r.steps[3].value),
+    # leverage raises the cost of equity above the unlevered cost
+    "capital_structure_advanced1": lambda p, r: r.answer_value > p["ru"],
+    "capital_structure_intermediate2": lambda p, r: r.answer_value > p["bu"],
+    # Gordon price exceeds the next dividend capitalised at r
+    "dividend_policies_intermediate1": lambda p, r: r.answer_value > p["d0"] * (1 + p["g"]) / p["r"],
+    # impermanent loss is never a gain
+    "defi_advanced1": lambda p, r: r.steps[3].value <= 1e-9,
+    # the AMM output is below the pool and below the no-slippage quote
+    "defi_intermediate1": lambda p, r: 0 < r.answer_value < p["dx"] * p["y"] / p["x"],
+    # the liquidation price is below today's price
+    "defi_intermediate2": lambda p, r: 0 < r.answer_value < 1,
+}
+
+
+@pytest.mark.parametrize("template_id", sorted(INVARIANTS))
+def test_economic_invariants_hold_for_200_seeds(template_id):
+    for seed in RANGE_SEEDS:
+        prob = run(template_id, seed)
+        assert INVARIANTS[template_id](prob.params, prob), (seed, prob.params, prob.answer_value)
