@@ -19,7 +19,7 @@ from pathlib import Path
 from tw_fin_eval import paths
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
-from tw_fin_eval.overlay import Issue, check_overlay, load_overlays
+from tw_fin_eval.overlay import OVERLAY_FIELDS, Issue, check_overlay, load_overlays
 from tw_fin_eval.sources import SUBSETS, load_subset
 
 
@@ -36,9 +36,21 @@ def _expand(targets: list[str]) -> Iterator[Path]:
 
 
 def _overlay_subset(path: Path) -> str | None:
+    """The subset of an overlay file: from its folder (translations/<subset>/), or else from the shape of
+    its first line (an overlay line has an id, no `dataset`, and its subset's fields)."""
+    if path.suffix != ".jsonl":
+        return None
     parent = path.resolve().parent
-    if parent.name in SUBSETS and parent.parent.name == "translations" and path.suffix == ".jsonl":
+    if parent.name in SUBSETS and parent.parent.name == "translations":
         return parent.name
+    for _, first in iter_jsonl(path):
+        if "id" not in first or "dataset" in first or "response" in first:
+            return None
+        keys = set(first) - {"id", "note"}
+        for subset, fields in OVERLAY_FIELDS.items():
+            if keys == set(fields):
+                return subset
+        return None
     return None
 
 
