@@ -120,7 +120,7 @@ def test_limit_takes_first_n_of_each_file(tmp_path, capsys):
 
 def test_resume_skips_done_and_retries_failed(tmp_path, data, capsys):
     out = tmp_path / "out.jsonl"
-    failing = {"q-0002 題目", "q 題目 2"}
+    failing = {"q 題目 2"}
 
     def fault_for(body, nth):
         return "400" if body["messages"][-1]["content"] in failing else None
@@ -133,9 +133,9 @@ def test_resume_skips_done_and_retries_failed(tmp_path, data, capsys):
     assert failed[0]["response"] is None and failed[0]["attempts"] == 1
 
     with FakeOpenAIServer() as srv:
-        rc, stdout, _ = cli(capsys, *base_args(srv.url, data, out))
+        rc, stdout, err = cli(capsys, *base_args(srv.url, data, out))
         assert [b["messages"][-1]["content"] for b in srv.requests] == ["q 題目 2"]  # only the failed one
-    assert rc == 0 and "8 already done" in stdout
+    assert rc == 0 and "8 already done" in stdout and "1 failed before and are asked again" in err
     lines = read_runs(out)
     assert len(lines) == 10 and lines[-1]["id"] == "q-0002" and lines[-1]["error"] is None
 

@@ -541,8 +541,10 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
                 print(f"run: error: {reason}; is the server running? nothing was sent", file=log)
                 return summary
             if cfg.progress:
-                print(f"run: {len(todo)} to ask ({summary.skipped} of {summary.total} already done) → "
-                      f"{client.server}, model {cfg.model}, concurrency {cfg.concurrency}", file=log, flush=True)
+                retried = sum(1 for t in todo if t.key in existing.failed)
+                print(f"run: {len(todo)} to ask ({summary.skipped} of {summary.total} already done"
+                      + (f", {retried} failed before and are asked again" if retried else "")
+                      + f") → {client.server}, model {cfg.model}, concurrency {cfg.concurrency}", file=log, flush=True)
             try:
                 _loop(cfg, client, runs, summary, todo, ready, waiting, log)
             finally:
