@@ -146,3 +146,19 @@ def test_cli_build_and_check_zh_exit_codes(tmp_path, sources_root):
     text.write_text("財務報表的品質\n这个软件的质量\n", encoding="utf-8")
     chk = subprocess.run([*env_cmd, "check-zh", str(text)], capture_output=True, text=True, cwd=REPO)
     assert chk.returncode == 1 and "notes.txt:2" in chk.stdout and "notes.txt:1" not in chk.stdout
+
+
+def test_check_zh_recognises_an_overlay_copy_outside_translations(tmp_path, sources_root):
+    copy = write_overlay(tmp_path, "elsewhere", "batch.jsonl", [ETR, dict(INTC, question="租赁设施占多少？")])
+    from tw_fin_eval.zhcheck.cli import check_paths
+
+    files, issues = check_paths([str(copy)], str(sources_root))
+    assert files == 1
+    assert {(i.item_id, i.field, i.rule) for i in issues} >= {("INTC/2015/page_41.pdf-4", "question", "simplified")}
+    assert all(i.line == 2 for i in issues)
+    # numeral-only cells must stay identical: a changed number is a structural error naming line and cell
+    bad = dict(ETR, table=[row[:] for row in ETR_TABLE])
+    bad["table"][1][1] = "$ 5753"
+    copy = write_overlay(tmp_path, "elsewhere", "bad.jsonl", [bad])
+    with pytest.raises(InputError, match=r"bad\.jsonl:1 id=ETR/2016/page_23\.pdf-2 field=table"):
+        check_paths([str(copy)], str(sources_root))
