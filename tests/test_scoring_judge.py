@@ -103,6 +103,12 @@ def test_plugin_protocol_registration():
             assert srv.requests[0]["messages"][0] == {"role": "system", "content": "sys"}
         assert [it.status for it in out.items] == [tasks.SCORED, "no_ground_truth", tasks.MISSING]
         assert out.items[0].correct is True and out.items[0].decided_by == tasks.JUDGE
+        from tw_fin_eval.scoring import report
+
+        rows = report.summary_rows(out.items)
+        assert rows[0]["accuracy"] == 1.0 and rows[0]["other_outcomes"] == 1 and rows[0]["missing"] == 1
+        md = report.report_markdown(out, rows, inputs={})
+        assert "| dataset | scored | missing | no_ground_truth |" in md and "| X | 1 | 1 | 1 |" in md
     finally:
         judge.TASK_PROTOCOLS.pop("open_judge", None)
         judge.PROTOCOLS.pop("test_binary", None)

@@ -178,6 +178,17 @@ def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs:
                       ""]
         parts += ["MCQ = exact option-set match; judged pass = conclusion correct and score ≥ 7 "
                   "(short_answer / case_study); all decided = both together.", ""]
+    order = [tasks.SCORED, tasks.PENDING, tasks.MISSING, tasks.ERROR, tasks.NOT_RUN]
+    present = {it.status for it in items}
+    statuses = [st for st in order if st in present] + sorted(present - set(order))
+    if any(st not in _KNOWN for st in statuses):  # protocol-specific outcomes (e.g. no_ground_truth)
+        per_ds: dict[str, Counter] = defaultdict(Counter)
+        for it in items:
+            per_ds[it.dataset or ""][it.status] += 1
+        parts += ["## Outcomes by dataset", "", "| dataset | " + " | ".join(statuses) + " |",
+                  "|---|" + "|".join("---" for _ in statuses) + "|"]
+        parts += [f"| {ds} | " + " | ".join(str(c[st]) for st in statuses) + " |" for ds, c in sorted(per_ds.items())]
+        parts.append("")
     modes = Counter(it.mode for it in items if it.status in {tasks.SCORED, tasks.PENDING, tasks.MISSING})
     parts += ["## Extraction modes", "", "| mode | items |", "|---|---|"]
     parts += [f"| {m} | {n} |" for m, n in sorted(modes.items(), key=lambda kv: -kv[1])] + [""]
