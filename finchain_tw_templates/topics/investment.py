@@ -10,6 +10,7 @@ from finchain_tw_templates.common import (
     fmt_value,
     ntd,
     pct,
+    pick_companies,
     pick_company,
     pick_money,
     pick_person,
@@ -365,9 +366,7 @@ def risk_adjusted_returns_inter2(rng: random.Random) -> Problem:
         sh_a, sh_b = (ra - rf) / sa, (rb - rf) / sb
         if abs(sh_a - sh_b) > 0.02:  # keep the comparison unambiguous after display rounding
             break
-    fa, fb = (x + "基金" for x in (pick_company(rng), pick_company(rng)))
-    if fa == fb:
-        fb = fb.replace("基金", "平衡基金")
+    fa, fb = (x + "基金" for x in pick_companies(rng, 2))
     c = Chain()
     c.add(f"{fa}夏普比率", sh_a, f"({pct(ra)} − {pct(rf)}) ÷ {pct(sa)}")
     c.add(f"{fb}夏普比率", sh_b, f"({pct(rb)} − {pct(rf)}) ÷ {pct(sb)}")

@@ -13,6 +13,7 @@ from finchain_tw_templates.common import (
     ntd,
     num,
     pct,
+    pick_companies,
     pick_company,
     pick_decimal,
     pick_money,
@@ -156,9 +157,7 @@ def esg_investing_basic1(rng: random.Random) -> Problem:
 
 @template(D, "esg_investing", "esg_investing_basic2", "基礎")
 def esg_investing_basic2(rng: random.Random) -> Problem:
-    a, b = (pick_company(rng) for _ in range(2))
-    if a == b:
-        b = b + "控股"
+    a, b = pick_companies(rng, 2)
     w = pick_rate(rng, 20, 80, 5)
     ia = pick_decimal(rng, 20, 400, 1)
     ib = pick_decimal(rng, 20, 400, 1)
