@@ -76,6 +76,11 @@ def test_ocr_artefacts_are_exempt(en):
     "increased due to : 2022 an increase in costs ; and 2022 a decrease in fees",
     "notes to financial statements 2013 ( continued )",
     "for the periods 10/01/04 2013 10/31/04",       # dash between dates
+    "copyright a9 2013 dow jones",                  # ©
+    "see note 13 2013 leases",                      # dash after a note number
+    "as follows : 2003 2014$ 34 million",           # dash glued to a dollar sign
+    "payments due by period 2 2013 3 years",        # dash in a range of small numbers
+    "f0b7 the company 2019s",                       # private-use bullet
 ])
 def test_more_ocr_artefacts_are_exempt(en):
     assert {k: v for k, v in en_numerals(en).items() if k in {"2013", "2014", "2018", "2019", "2022", "0"}} == {}, en
@@ -98,6 +103,7 @@ def test_real_years_between_words_are_still_required(en, num):
     ("as of december 31.2013 the ratio", "截至 2013 年 12 月 31 日的比率"),
     ("years ended december 31 2007 20142006", "截至 12 月 31 日之 2007 年—2006 年度"),
     ("as of april 07 , 2025", "截至 2025 年 4 月 7 日"),
+    ("costs of a031 million", "成本 31 百萬"),          # no-break space glued to a number
 ])
 def test_glued_numbers_and_leading_zeros(en, zh):
     assert missing_numerals(en, zh) == []
@@ -125,6 +131,9 @@ def test_words_for_numbers_are_not_checked():
     "Allstate（NYSE: ALL）與 Cloudflare（NYSE: NET）",  # tickers that are English words
     "U.S. Can 收購案",                     # a name holding a modal verb
     "董事 Vincent Price 與 Alexandra Morehouse",
+    "Entergy New Orleans Storm Recovery Funding 預期",  # a long entity name
+    "資料來源（www.researchdatagroup.com/s&p.htm）",      # URLs and e-mail addresses
+    "請洽 investor.relations@example.com 或 https://example.com/ir/annual-report",
 ])
 def test_residue_accepts_names_acronyms_units(zh):
     assert find_english_residue(zh) == [], zh
@@ -137,7 +146,7 @@ def test_residue_accepts_names_acronyms_units(zh):
     ("2015 年 Total Net Revenue 為 $ 5829", "Total Net Revenue"),
     ("其他 other 項目", "other"),
     ("用電量 volume/weather 差異", "volume/weather"),
-    ("The Company Reported Strong Annual Results 為", "The Company Reported Strong Annual Results"),
+    ("The Company Reported Strong Annual Results This Year 為", "The Company Reported Strong Annual Results This Year"),
     ("entergy corporation 的淨營收", "entergy corporation"),
 ])
 def test_residue_rejects_english_phrases(zh, run):
@@ -209,6 +218,12 @@ def test_long_term_debt_must_not_be_long_term_liabilities(en):
 
 def test_long_term_liabilities_may_be_long_term_liabilities():
     assert convention_issues("長期負債增加", "long-term liabilities increased") == []
+
+
+def test_both_debt_and_liabilities_in_one_sentence():
+    en = "long-term debt and other long-term liabilities"
+    assert convention_issues("長期債務及其他長期負債", en) == []
+    assert convention_issues("長期負債及其他長期負債", en)
 
 
 def test_required_form_that_is_a_prc_term_is_left_to_the_prc_rule():

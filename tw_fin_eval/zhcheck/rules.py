@@ -237,7 +237,7 @@ revenue revenues income expense expenses assets liabilities earnings dividend di
 million millions billion billions thousand thousands percent total net gross increase decrease ratio
 """.split())
 _NAME_CONNECTORS = frozenset({"of", "and", "&", "the", "de", "du", "la", "le", "von", "van", "der", "del", "y"})
-_MAX_NAME_WORDS = 4  # a capitalised run of 5+ words is a title or sentence, not a name
+_MAX_NAME_WORDS = 6  # "Entergy New Orleans Storm Recovery Funding" is one name; 7+ is a title
 
 # runs of printable ASCII except , ; ( ): CJK, full-width punctuation and list separators end a run
 _SEGMENT_RE = re.compile(r"[\x20-\x27\x2a\x2b\x2d-\x3a\x3c-\x7e\t]+")
@@ -285,12 +285,19 @@ def _bracketed(text: str, start: int, end: int) -> bool:
     return text[:start].rstrip()[-1:] in ("(", "（", "[") and text[end:].lstrip()[:1] in (")", "）", "]")
 
 
+# URLs, e-mail addresses and file names are not English prose
+_URL_RE = re.compile(r"(?:https?://|www\.)[^\s，。；、（）「」]+|[\w.+-]+@[\w-]+\.[\w.]+"
+                     r"|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|gov|edu|htm|html|pdf)\b[^\s，。；、（）「」]*", re.ASCII)
+
+
 def find_english_residue(text: str, *, extra_allow: Iterable[str] = ()) -> list[Finding]:
     """Untranslated English: a run of Latin words (between CJK text or full-width punctuation) is a
     finding unless it is only allowed tokens (EPS, 10-K, mw…), codes with digits (Q4, 201c) or a short
     capitalised name (Entergy, U.S. Steel, Bank of America). Any lowercase English word (≥ 2 letters),
     a run of ≥ 3 words that is not a name, or ≥ 5 words is residue."""
     allow = _glossary().allowed_english | frozenset(extra_allow)
+    original = text
+    text = _URL_RE.sub(lambda m: " " * len(m.group()), text)  # same length: positions stay valid
     findings = []
     for seg in _SEGMENT_RE.finditer(text):
         words: list[str] = []
@@ -308,10 +315,11 @@ def find_english_residue(text: str, *, extra_allow: Iterable[str] = ()) -> list[
             continue  # footnote markers: 購買義務（bc）
         if words and _run_is_residue(words):
             start, end = spans[0][0], spans[-1][1]
-            run = text[start:end]
+            run = original[start:end]
+            shown = run if len(run) <= 40 else run[:39] + "…"
             findings.append(Finding("english_residue",
-                                    f"英文殘留「{run if len(run) <= 40 else run[:39] + '…'}」：請譯成中文（縮寫、代號、單位與公司名稱可保留）",
-                                    _snippet(text, start, end)))
+                                    f"英文殘留「{shown}」：請譯成中文（縮寫、代號、單位與公司名稱可保留）",
+                                    _snippet(original, start, end)))
     return findings
 
 
@@ -350,13 +358,16 @@ def _is_ocr_artefact(en: str, m: re.Match[str]) -> bool:
     raw = _norm_numeral(m.group())
     end = m.start() + len(m.group().rstrip(","))
     nxt = en[end] if end < len(en) else ""
-    prev = en[m.start() - 1] if m.start() > 0 else ""
-    if raw in _OCR_CODES and nxt.isalpha():
-        return True  # 2019s, 2014during, 2018plan
+    if raw in _OCR_CODES and (nxt.isalpha() or nxt == "$"):
+        return True  # 2019s, 2014during, 2018plan, 2014$ 34 million
     if raw == "201" and nxt in ("c", "d"):
         return True  # 201c, 201d
-    if raw == "0" and prev == "a" and (nxt.isalpha() or nxt.isspace()):
-        return True  # a0million: a no-break space
+    if raw in ("2013", "2014") and re.search(r"\bnote\s+\d+\s+$", en[: m.start()]):
+        return True  # "note 13 2013 leases"
+    if raw in ("2013", "2014") and re.search(r"\b\d{1,2}\s+$", en[: m.start()]) \
+            and re.match(r"\s+\d{1,2}(?![\d,.]|[a-z])", en[end:]) \
+            and not re.search(r"(?:" + "|".join(_MONTHS) + r")\s+\d{1,2}\s+$", en[: m.start()]):
+        return True  # a range of small numbers: "due in 2 2013 3 years"
     if raw in _OCR_CODES - {"2022"}:
         before = re.search(r"([a-z]+)\s+$", en[: m.start()])
         after = re.match(r"\s+([a-z]+|\()", en[end:])
@@ -375,9 +386,20 @@ def _is_ocr_artefact(en: str, m: re.Match[str]) -> bool:
     return False
 
 
+# Latin-1 and private-use characters that FinQA wrote as hex: a0 (no-break space, also glued to the next
+# number: "a031" is " 31"), a9 (©), f0b7 (a bullet)
+_LATIN1_CODE_RE = re.compile(r"(?<![A-Za-z0-9])a[09](?=[a-z\s\d]|$)|f0b7")
+
+
+def _blank_latin1_codes(en: str) -> str:
+    """Replace the codes by spaces of the same length (positions stay valid for messages)."""
+    return _LATIN1_CODE_RE.sub(lambda m: " " * len(m.group()), en)
+
+
 def en_numerals(en: str) -> Counter[str]:
     """The Arabic numerals of an English text that must survive (commas and leading zeros dropped,
     "5.0" kept as is), without FinQA's OCR artefacts."""
+    en = _blank_latin1_codes(en)
     matches = list(_NUMERAL_RE.finditer(en))
     exempt = [_is_ocr_artefact(en, m) for m in matches]
     # a code standing next to an artefact is one too: "( the 2018 2018plan 2019 2019 )"
@@ -492,7 +514,12 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
                     findings.append(Finding("convention", f"「{m.group()}」未翻譯：譯為「{req.must}」{keep}",
                                             _snippet(zh, m.start(), m.end())))
             continue
-        if en is None or not any(pat.search(en) for pat in patterns):
+        if en is None:
+            continue
+        mentions = sum(len(pat.findall(en)) for pat in patterns)
+        # each mention needs its rendering; a 不可用 form beyond that translates another phrase
+        # ("long-term debt and other long-term liabilities" → 長期債務及其他長期負債)
+        if mentions == 0 or zh.count(req.must) >= mentions:
             continue
         for bad in req.forbidden_forms:
             if bad in glossary.forbidden:
