@@ -175,7 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     if not records:
         print("error: no templates selected", file=sys.stderr)
         return 2
-    n = write_jsonl(args.out, records)
+    try:
+        n = write_jsonl(args.out, records)
+    except OSError as exc:  # e.g. the output folder is a file or not writable; nothing half-written
+        print(f"error: cannot write {args.out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     print(coverage(records), file=sys.stderr)
     print(f"wrote {n} records to {args.out}", file=sys.stderr)
     return 0

@@ -136,6 +136,13 @@ def test_selection_flags(tmp_path):
     assert not out.exists()  # nothing half-written on a bad selection
 
 
+def test_unwritable_output_is_a_clear_error(tmp_path, capsys):
+    blocker = tmp_path / "not_a_dir"
+    blocker.write_text("x", encoding="utf-8")
+    assert main(["--seeds", "1", "--topics", ordered_specs()[0].topic, "--out", str(blocker / "f.jsonl")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+
+
 def test_failing_template_names_itself(monkeypatch):
     spec = ordered_specs()[0]
 
