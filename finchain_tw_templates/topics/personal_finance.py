@@ -352,8 +352,8 @@ def savings_and_retirement_basic1(rng: random.Random) -> Problem:
     annual = c.add("每年生活支出", monthly * 12, f"{ntd(monthly)} × 12", ntd)
     target = c.add("退休金目標", annual / w, f"{ntd(annual)} ÷ {pct(w, 1)}", ntd)
     q = (f"{who}估計退休後每月生活支出 {ntd(monthly)}，打算採用每年提領 {pct(w, 1)} 的提領法則。"
-         f"請問{who}退休時需要準備多少退休金？")
-    return c.numeric(q, target, ntd(target), {"monthly": monthly, "w": w})
+         f"請問{who}退休時需要準備多少退休金？（四捨五入至整數元）")
+    return c.numeric(q, target, ntd(target, 0), {"monthly": monthly, "w": w})
 
 
 @template(D, "savings_and_retirement", "savings_and_retirement_basic2", "基礎")
