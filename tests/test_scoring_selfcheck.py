@@ -131,3 +131,23 @@ def test_selfcheck_reads_data_files(tmp_path, capsys):
     write_jsonl(tmp_path / "finqa_tw_test.jsonl", synthetic_finqa(50))
     assert cli_main(["selfcheck", "--data", str(tmp_path / "*.jsonl")]) == 0
     assert "50 records" in capsys.readouterr().out
+
+
+def test_selfcheck_on_built_data():
+    """On the real records (CI builds data/ before the tests): every rule-scored subset 100% on its gold
+    answers, and every numeric answer made 10% too high is rejected for all but a few percent."""
+    from tw_fin_eval import paths
+    from tw_fin_eval.scoring import engine
+
+    files = sorted(paths.DATA_DIR.glob("*.jsonl"))
+    if not files:
+        pytest.skip("data/ not built")
+    recs = engine.load_records(files, engine.Issues())
+    if not recs:
+        pytest.skip("data/ is empty")
+    res = selfcheck.run_selfcheck(recs)
+    wrong = [(it.id, it.turn, it.extracted) for it in res["gold"].items
+             if it.task_type in selfcheck.RULE_TASKS and not it.correct]
+    assert not wrong, wrong[:10]
+    off = [it for it in res["off10"].items if (it.id, it.turn) in res["off10_keys"]]
+    assert off and sum(it.correct for it in off) / len(off) < 0.03
