@@ -1032,6 +1032,8 @@ def test_200_seeds_sane_and_clean(spec: TemplateSpec):
             if prob.answer_display.endswith("%"):
                 assert -1.0 < v < 3.0, (seed, v)  # no −104% yields or 500% returns
             assert prob.answer_display.replace("-", "").strip() not in ("NT$0", "0", "0.00%"), (seed, prob.answer_display)
+            if abs(v - round(v)) > 1e-6 * max(1.0, abs(v)):  # a fractional answer: the question says how to round
+                assert re.search("小數|整數", prob.question), (seed, prob.answer_display)
         for s in prob.steps:
             if re.search(r"(價格|股價|售價|每股價值|淨值)$", s.label):
                 assert s.value > 0, (seed, s.label, s.value)
