@@ -90,3 +90,23 @@ def test_sources_dir_override_and_errors(tmp_path, monkeypatch):
         sources_dir(tmp_path / "missing")
     with pytest.raises(InputError, match=r"test_core\.json"):
         load_subset("finqa", tmp_path)
+
+
+def test_display_answers_never_contradict_the_scored_value(finqa, sources_root):
+    """The `answer` string is what users read and what the ConvFinQA gold history shows the model: it must
+    state the executed answer (FinQA's human strings disagree with the program result for 101 items)."""
+    from tw_fin_eval.sources.base import agrees, display_number
+
+    assert all(agrees(it.fields["answer"], it.fields["answer_value"]) for it in finqa
+               if it.fields["answer_value"] is not None)
+    conv = load_subset("convfinqa", sources_root)
+    turns = [t for it in conv for t in it.fields["turns"] if t["answer_value"] is not None]
+    assert all(agrees(t["answer"], t["answer_value"]) for t in turns)
+    # the human string is kept where it agrees ("142.4%" for 1.42403) …
+    assert conv[0].fields["turns"][4]["answer"] == "142.4%"
+    # … and replaced by the executed value where it does not ("10%" for -0.09709)
+    unp = next(it for it in conv if it.source_id == "Single_UNP/2008/page_77.pdf-2")
+    assert "-0.09709" in [t["answer"] for t in unp.fields["turns"]]
+    assert display_number(16750002.0) == "16750002" and display_number(-0.097091) == "-0.09709"
+    assert display_number(-0.000001) == "0"
+    assert not agrees("10%", -0.09709) and agrees("-9.7%", -0.09709) and not agrees("n/a", 1.0)

@@ -42,7 +42,7 @@ COMMON: dict[str, Any] = {
 CONFIG_FEATURES: dict[str, dict[str, Any]] = {
     "finqa": {
         **COMMON,
-        "original_en": {"question": STR, "table": TABLE, "evidence": EN_EVIDENCE},
+        "original_en": {"question": STR, "table": TABLE, "evidence": EN_EVIDENCE, "answer": STR},
     },
     "convfinqa": {
         **COMMON,

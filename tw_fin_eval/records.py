@@ -88,7 +88,8 @@ def finqa_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
         "answer_text": f["answer_text"],
         "program": f["program"],
         "messages": prompts.numeric_messages(question, table, evidence, yes_no=f["answer_text"] is not None),
-        "original_en": {"question": item.question, "table": item.table, "evidence": _en_evidence(item)},
+        "original_en": {"question": item.question, "table": item.table, "evidence": _en_evidence(item),
+                        "answer": f["answer_original"]},
         "meta": _meta(ov),
     }
 

@@ -10,7 +10,14 @@ import re
 from pathlib import Path
 
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.sources.base import Evidence, SourceItem, read_json, table_row_sentence
+from tw_fin_eval.sources.base import (
+    Evidence,
+    SourceItem,
+    agrees,
+    display_number,
+    read_json,
+    table_row_sentence,
+)
 
 PAPER = "arXiv 2210.03849"
 URL = "https://github.com/czyssrs/ConvFinQA"
@@ -63,7 +70,9 @@ def load(root: Path) -> list[SourceItem]:
             turns.append({
                 "question_en": q,
                 "program": prog,
-                "answer": str(ans) if not yes_no else exe,
+                # the human answer string where it states the executed answer, else the executed answer: it is
+                # what the gold history shows the model, and it must not contradict the scored value
+                "answer": exe if yes_no else (str(ans) if agrees(str(ans), float(exe)) else display_number(float(exe))),
                 "answer_value": None if yes_no else float(exe),
                 "answer_text": exe if yes_no else None,
                 "qa_split": int(split),

@@ -10,7 +10,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tw_fin_eval.sources.base import Evidence, SourceItem, numbers_in, read_json, table_row_sentence
+from tw_fin_eval.sources.base import (
+    Evidence,
+    SourceItem,
+    agrees,
+    display_number,
+    numbers_in,
+    read_json,
+    table_row_sentence,
+)
 
 PAPER = "arXiv 2109.00122"
 URL = "https://github.com/czyssrs/FinQA"
@@ -133,7 +141,10 @@ def load(root: Path) -> list[SourceItem]:
             evidence=evidence, setting=setting,
             fields={
                 "program": rec["program"],
-                "answer": answer if answer not in (None, "") else (exe if yes_no else f"{float(exe):g}"),
+                # FinQA's human answer string where it states the executed answer; else the executed answer
+                # (101 human answers disagree with the program's result, which is the scored gold)
+                "answer": exe if yes_no else (answer if answer and agrees(answer, float(exe)) else display_number(float(exe))),
+                "answer_original": answer,
                 "answer_value": None if yes_no else float(exe),
                 "answer_text": exe if yes_no else None,
                 "text_kind": text_kind,
