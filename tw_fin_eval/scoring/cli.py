@@ -83,6 +83,8 @@ def expand(patterns: list[str]) -> list[str]:
 def main(args: argparse.Namespace) -> int:
     start = time.monotonic()
     cfg = judge_config_from_args(args)
+    if args.rel_tol < 0 or args.abs_tol < 0:
+        raise InputError("--rel-tol and --abs-tol must be ≥ 0")
     tol = Tolerance(rel=args.rel_tol, abs=args.abs_tol)
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise InputError("--out must be a folder, not a file", path=args.out)

@@ -246,6 +246,8 @@ def off_by_ten_percent(records: Sequence[dict[str, Any]]) -> dict[engine.Key, st
 
 def main(args: argparse.Namespace) -> int:
     start = time.monotonic()
+    if not 0.0 <= args.corrupt <= 1.0:
+        raise InputError("--corrupt must be between 0 and 1")
     records, files = load(args)
     res = run_selfcheck(records, share=args.corrupt, seed=args.seed)
     gold, bad, chosen = res["gold"], res["corrupted"], res["chosen"]
