@@ -104,15 +104,25 @@ def test_template_rng_depends_only_on_template_and_seed():
 
 
 def test_generate_script_is_byte_identical_and_prints_coverage(tmp_path):
-    out1, out2 = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    p1 = subprocess.run([sys.executable, str(GENERATE), "--seeds", "3", "--out", str(out1)],
-                        capture_output=True, text=True, cwd=tmp_path)
-    assert p1.returncode == 0, p1.stderr
-    assert main(["--seeds", "3", "--out", str(out2)]) == 0
-    assert out1.read_bytes() == out2.read_bytes()
-    n = len(core.REGISTRY)
-    assert len(out1.read_text(encoding="utf-8").splitlines()) == 3 * n
-    assert f"{3 * n} items" in p1.stderr and "基礎" in p1.stderr and "categorical" in p1.stderr
+    import os
+
+    outs, errs = [], []
+    for hash_seed in ("1", "2"):  # two processes with different str hashing
+        out = tmp_path / f"run{hash_seed}.jsonl"
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        p = subprocess.run([sys.executable, str(GENERATE), "--seeds", "3", "--out", str(out)],
+                           capture_output=True, text=True, cwd=tmp_path, env=env)
+        assert p.returncode == 0, p.stderr
+        outs.append(out.read_bytes())
+        errs.append(p.stderr)
+    assert outs[0] == outs[1]
+    n = sum(1 for _ in outs[0].splitlines())
+    assert n % 3 == 0 and n >= 3 * 5
+    assert f"{n} items" in errs[0] and "基礎" in errs[0] and "categorical" in errs[0]
+    # in-process generation gives the same records as the script
+    inproc = tmp_path / "inproc.jsonl"
+    assert main(["--seeds", "3", "--out", str(inproc)]) == 0
+    assert len(inproc.read_bytes().splitlines()) == 3 * len(core.REGISTRY)
 
 
 def test_selection_flags(tmp_path):
