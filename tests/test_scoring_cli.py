@@ -174,3 +174,19 @@ def test_tools_score_py_runs_by_path_and_key_never_leaks(tmp_path, data_file):
     results = [json.loads(x) for x in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
     statuses = {r["status"] for r in results if r["task_type"] in {"short_answer", "case_study", "open_rubric_agent"}}
     assert statuses <= {"pending", "missing"} and "missing" in statuses
+
+
+def test_null_response_without_error_is_an_empty_answer_and_history_is_reported(tmp_path, data_file):
+    lines = gold_runs()
+    for ln in lines:
+        if ln["id"] == "finqa_tw-test-0004":
+            ln["response"] = None  # FORMATS §3: successful = error is null
+        if ln["id"].startswith("convfinqa"):
+            ln["history"] = "gold"
+    runs = write_jsonl(tmp_path / "runs.jsonl", lines)
+    out = tmp_path / "rep"
+    assert cli_main(["score", "--data", str(data_file), "--runs", str(runs), "--out", str(out), "--quiet"]) == 0
+    results = {r["id"]: r for r in map(json.loads, (out / "results.jsonl").read_text(encoding="utf-8").splitlines())}
+    assert results["finqa_tw-test-0004"]["status"] == "scored" and results["finqa_tw-test-0004"]["correct"] is False
+    assert results["finqa_tw-test-0004"]["mode"] == "none"
+    assert "ConvFinQA history: gold (6 turns)" in (out / "report.md").read_text(encoding="utf-8")

@@ -31,6 +31,7 @@ class Issues:
     failed_generations: list[str] = field(default_factory=list)  # keys with only failed lines
     not_run: list[str] = field(default_factory=list)
     run_models: list[str] = field(default_factory=list)
+    histories: dict[str, int] = field(default_factory=dict)
 
 
 def key_str(key: Key) -> str:
@@ -71,6 +72,7 @@ class RunsIndex:
     failures: dict[Key, str] = field(default_factory=dict)  # key → last error, for keys never successful
     success_count: dict[Key, int] = field(default_factory=dict)
     models: set[str] = field(default_factory=set)
+    histories: dict[str, int] = field(default_factory=dict)  # ConvFinQA turns by history mode (gold / self)
     lines: int = 0
 
 
@@ -91,13 +93,15 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> RunsIndex:
                                  field="response")
             if isinstance(row.get("model"), str):
                 idx.models.add(row["model"])
+            if isinstance(row.get("history"), str):
+                idx.histories[row["history"]] = idx.histories.get(row["history"], 0) + 1
             key = (rid, turn)
-            if error is None and isinstance(response, str):
-                idx.success[key] = response
+            if error is None:  # FORMATS §3: successful = error is null (a null response is an empty answer)
+                idx.success[key] = response or ""
                 idx.success_count[key] = idx.success_count.get(key, 0) + 1
                 idx.failures.pop(key, None)
             elif key not in idx.success:
-                idx.failures[key] = str(error) if error is not None else "no response"
+                idx.failures[key] = str(error)
     return idx
 
 
@@ -146,6 +150,7 @@ def score(records: Sequence[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
     issues.duplicate_generations.extend(f"{key_str(k)} ×{n}" for k, n in runs.success_count.items()
                                         if n > 1 and k in expected)
     issues.run_models = sorted(runs.models)
+    issues.histories = dict(runs.histories)
 
     to_judge = [it for it in items if it.judge_request is not None]
     agreement = None

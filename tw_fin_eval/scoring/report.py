@@ -143,7 +143,11 @@ def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs:
     parts = ["# tw_fin_eval_basic scoring report", ""]
     parts.append(f"- data: {', '.join(map(str, inputs.get('data', [])))}")
     parts.append(f"- runs: {', '.join(map(str, inputs.get('runs', [])))} (model: {', '.join(iss.run_models) or '?'})")
-    parts.append(f"- tolerance: relative ≤ {inputs.get('rel_tol')}, absolute ≤ {inputs.get('abs_tol')}")
+    if iss.histories:
+        parts.append("- ConvFinQA history: " + ", ".join(f"{h} ({n} turns)" for h, n in sorted(iss.histories.items()))
+                     + " — gold = turn k saw the gold answers of earlier turns (the paper setting)")
+    parts.append(f"- tolerance: relative ≤ {inputs.get('rel_tol')}, absolute ≤ {inputs.get('abs_tol')} "
+                 "(percent questions: in percentage points)")
     judge_line = (f"{cfg.model} at {cfg.base_url} (repeats {cfg.repeats}, {outcome.judge_calls} calls)"
                   if cfg.enabled else "none (judged items are pending)")
     parts += [f"- judge: {judge_line}", ""]
