@@ -195,7 +195,7 @@ def risk_appetite_inter1(rng: random.Random) -> Problem:
     used = c.add("風險值合計", sum(vars_), " + ".join(ntd(v) for v in vars_), ntd)
     c.add("剩餘額度", limit - used, f"{ntd(limit)} − {ntd(used)}", ntd)
     util = c.add("限額使用率", used / limit, f"{ntd(used)} ÷ {ntd(limit)}", pct)
-    items = join_items([f"{d} {ntd(v)}" for d, v in zip(desks, vars_)])
+    items = "、".join(f"{d} {ntd(v)}" for d, v in zip(desks, vars_))
     q = (f"{bank}全行交易部位的風險值限額為 {ntd(limit)}，各交易室目前的風險值為{items}（保守起見不計分散效果，直接加總）。"
          f"請問限額使用率是多少？（以百分比表示，取到小數第二位）")
     return c.numeric(q, util, pct(util), {"vars": vars_, "limit": limit})
