@@ -132,6 +132,7 @@ def test_words_for_numbers_are_not_checked():
     "U.S. Can 收購案",                     # a name holding a modal verb
     "董事 Vincent Price 與 Alexandra Morehouse",
     "Entergy New Orleans Storm Recovery Funding 預期",  # a long entity name
+    "Discovery en Espanol（美國）",                     # connectors of other languages
     "資料來源（www.researchdatagroup.com/s&p.htm）",      # URLs and e-mail addresses
     "請洽 investor.relations@example.com 或 https://example.com/ir/annual-report",
 ])
@@ -296,6 +297,9 @@ def test_table_text_cells_are_checked_as_translations():
 # ------------------------------------------------------------------------------- whole translations
 
 GOOD = [
+    ("sales at our outlet stores grew", "暢貨中心門市的銷售成長"),
+    ("dividends on preferred stock were $ 5 million", "特別股股利為 $ 5 百萬"),
+    ("total mark-to-market losses", "按市價評價損失總計"),
     ("what is the net change in net revenue during 2015 for entergy corporation?",
      "Entergy Corporation 在 2015 年的淨營收淨變動是多少？"),
     ("what percentage of total long-term debt is due in 2017?",
@@ -328,6 +332,9 @@ BAD = [
     ("balance at january 1 , 2015", "2015年1月1日的餘額", ["convention"]),
     ("balance at january 1 , 2015", "January 1 日, 2015 年的餘額", ["convention"]),
     ("total mark-to-market losses", "總計 mark-to-market 損失", ["convention"]),
+    ("total mark-to-market losses", "總計逐日盯市損失", ["convention"]),
+    ("sales at our outlet stores grew", "奧特萊斯門市的銷售成長", ["convention"]),
+    ("dividends on preferred stock were $ 5 million", "優先股股利為 $ 5 百萬", ["convention"]),
 ]
 
 

@@ -113,9 +113,7 @@ def find_simplified(text: str) -> list[Finding]:
     word_index = _allow_word_index(glossary)
     findings = []
     for m in pattern.finditer(text):
-        for start, end in _flagged_runs(m, bad):
-            if all(_in_allowed_word(text, i, word_index) for i in range(start, end)):
-                continue
+        for start, end in _flagged_runs(text, m, bad, word_index):
             run = text[start:end]
             fixed = "".join(changes.get(ch, ch) for ch in run)
             findings.append(Finding("simplified", f"簡體字「{run}」→ 改用繁體「{fixed}」",
@@ -123,12 +121,14 @@ def find_simplified(text: str) -> list[Finding]:
     return findings
 
 
-def _flagged_runs(m: re.Match[str], bad: frozenset[str]) -> list[tuple[int, int]]:
-    """Split a candidate run into runs of flagged characters (astral candidates may be fine)."""
+def _flagged_runs(text: str, m: re.Match[str], bad: frozenset[str],
+                  word_index: dict[str, tuple[tuple[str, int], ...]]) -> list[tuple[int, int]]:
+    """Split a candidate run into runs of flagged characters: astral candidates may be fine, and a
+    character inside an allow-listed word (拮据) is."""
     runs: list[tuple[int, int]] = []
     start = None
     for i, ch in enumerate(m.group(), m.start()):
-        if ch in bad:
+        if ch in bad and not _in_allowed_word(text, i, word_index):
             if start is None:
                 start = i
         elif start is not None:
@@ -236,7 +236,8 @@ _NOT_NAME_WORDS = frozenset("""
 revenue revenues income expense expenses assets liabilities earnings dividend dividends amount amounts
 million millions billion billions thousand thousands percent total net gross increase decrease ratio
 """.split())
-_NAME_CONNECTORS = frozenset({"of", "and", "&", "the", "de", "du", "la", "le", "von", "van", "der", "del", "y"})
+_NAME_CONNECTORS = frozenset({"of", "and", "&", "the", "de", "du", "des", "la", "le", "les", "los", "las", "el",
+                              "en", "et", "y", "da", "di", "do", "dos", "von", "van", "der", "den", "del"})
 _MAX_NAME_WORDS = 6  # "Entergy New Orleans Storm Recovery Funding" is one name; 7+ is a title
 
 # runs of printable ASCII except , ; ( ): CJK, full-width punctuation and list separators end a run
@@ -504,17 +505,18 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
         for m in _TABLE_TO_RE.finditer(zh):
             findings.append(Finding("convention", "表格區間的「to」請譯為「至」", _snippet(zh, m.start(), m.end())))
     for req, patterns in _required_index(glossary):
-        if not req.forbidden_forms:
-            # no 不可用 form: the English word itself must not stay (million → 百萬)
-            for pat in patterns:
-                for m in pat.finditer(zh):
-                    if m.group().lower() in allowed or req.en.lower() in allowed:
-                        continue
-                    keep = "（數字照抄，不換算）" if re.fullmatch(r"[mb]illions?", m.group(), re.I) else ""
-                    findings.append(Finding("convention", f"「{m.group()}」未翻譯：譯為「{req.must}」{keep}",
-                                            _snippet(zh, m.start(), m.end())))
-            continue
-        if en is None:
+        # a one-word English phrase kept in the zh-TW is untranslated (million → 百萬); longer phrases
+        # left in English are the residue rule's business
+        for phrase, pat in zip(req.phrases, patterns):
+            if any(ch.isspace() for ch in phrase):
+                continue
+            for m in pat.finditer(zh):
+                if m.group().lower() in allowed or phrase.lower() in allowed:
+                    continue
+                keep = "（數字照抄，不換算）" if re.fullmatch(r"[mb]illions?", m.group(), re.I) else ""
+                findings.append(Finding("convention", f"「{m.group()}」未翻譯：譯為「{req.must}」{keep}",
+                                        _snippet(zh, m.start(), m.end())))
+        if en is None or not req.forbidden_forms:
             continue
         mentions = sum(len(pat.findall(en)) for pat in patterns)
         # each mention needs its rendering; a 不可用 form beyond that translates another phrase
@@ -566,10 +568,8 @@ def _kept_english_words(glossary: Glossary) -> tuple[str, ...]:
     """One-word English phrases that convention_issues reports when kept (million, mark-to-market…)."""
     words = []
     for req in glossary.required:
-        if req.forbidden_forms:
-            continue
         for phrase in req.phrases:
-            if " " not in phrase:
+            if not any(ch.isspace() for ch in phrase):
                 for form in (phrase, phrase + "s"):
                     words += [form, form.lower(), form.capitalize(), form.upper()]
     return tuple(words)
