@@ -66,6 +66,20 @@ CONFIG_FEATURES: dict[str, dict[str, Any]] = {
         "requires_tools": Value("bool"),
         "original_en": {"question": STR, "answer": STR, "rubric": RUBRIC, "question_type": STR},
     },
+    # FinLLM450 (tw_fin_eval/finllm450.py): `answer` is the list of option codes (null for short/case);
+    # `source.orig_qid` is the workbook's 題號 (not unique), `source.orig_id` its 序號.
+    "finllm450": {
+        **COMMON,
+        "source": {**SOURCE, "orig_qid": STR},
+        "answer": List(STR),
+        "options": List(STR),
+        "option_format": STR,
+        "reference_answer": STR,
+        "reference": {"apmic_reply": STR, "training_cot": STR},
+        "scoring_points": STR,
+        "ability_original": STR,
+        "meta": {**META, "review_comment": STR},
+    },
 }
 
 
