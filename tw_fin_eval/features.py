@@ -80,6 +80,18 @@ CONFIG_FEATURES: dict[str, dict[str, Any]] = {
         "ability_original": STR,
         "meta": {**META, "review_comment": STR},
     },
+    # FinSearchComp (not zh-TW, not released): the common fields (`answer` = the reference the judge sees)
+    # plus every upstream field under its upstream name; see tw_fin_eval/sources/finsearchcomp.py.
+    "finsearchcomp": {
+        **COMMON,
+        "task": STR,
+        "region": STR,
+        "requires_tools": Value("bool"),
+        **{name: STR for name in (
+            "prompt_id", "prompt", "label", "response_reference", "response_reference_translate",
+            "judge_prompt_template", "judge_system_prompt", "ground_truth", "time",
+            "wind_ticker", "akshare_ticker", "yfinance_ticker")},
+    },
 }
 
 
