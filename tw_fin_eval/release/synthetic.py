@@ -45,7 +45,9 @@ def finqa_records(n: int = 3, kinds: tuple[str, ...] = ("增減計算", "比率�
             "original_en": {"question": f"what is the change in net revenue in {2015 + i % 2}?",
                             "table": [["", "amount ( in millions )"], ["2014 net revenue", f"$ {b}"],
                                       ["2015 net revenue", f"$ {a}"]],
-                            "evidence": [{"key": "table_2", "text": f"the 2015 net revenue is $ {a} ;"}]},
+                            "evidence": [{"key": "table_2", "text": f"the 2015 net revenue is $ {a} ;"}],
+                            # FinQA's human answer string where upstream has one (null otherwise)
+                            "answer": None if yes_no else str(a - b)},
             "meta": META,
             "undeclared_extra": "dropped by the release",
         })
