@@ -74,6 +74,8 @@ def test_ocr_artefacts_are_exempt(en):
     "costs of approximately a0million",             # no-break space
     "2022 construction-in-progress balances",       # bullet
     "increased due to : 2022 an increase in costs ; and 2022 a decrease in fees",
+    "payments as follows : 2022 upon approval of one device , a payment , and 2022 upon approval of another",
+    "a payment of $ 5583333 2022 upon approval of another device",
     "notes to financial statements 2013 ( continued )",
     "for the periods 10/01/04 2013 10/31/04",       # dash between dates
     "copyright a9 2013 dow jones",                  # ©
@@ -93,6 +95,11 @@ def test_more_ocr_artefacts_are_exempt(en):
     ("was the return of the 2019 peer group greater than the 2018 peer group?", "2019"),
     ("debt maturing in 2022 and thereafter", "2022"),
     ("in fiscal 2022 revenue grew", "2022"),
+    ("As of December 31, 2022 the company had 5 plants", "2022"),   # FinanceAgent-style English
+    ("for 2021 and 2022 the margin fell", "2022"),
+    ("in 2021 2022 sales rose", "2022"),
+    ("the company's 2019 results", "2019"),
+    ("total 2013 revenue", "2013"),
 ])
 def test_real_years_between_words_are_still_required(en, num):
     assert num in en_numerals(en)

@@ -335,7 +335,7 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
 _YEAR_BEFORE = frozenset(_MONTHS) | frozenset("""
 of in from to fiscal year years during since through until between by before after ended ending for
 and than at end early late mid calendar beginning the a an our its their this that each every per last next
-same prior current his her
+same prior current his her total annual full reported projected estimated expected actual adjusted
 """.split())
 _YEAR_AFTER = frozenset("to and or through compared versus vs than".split())
 # FinQA's PDF extraction wrote some punctuation as the hex of its code point:
@@ -370,18 +370,22 @@ def _is_ocr_artefact(en: str, m: re.Match[str]) -> bool:
             and not re.search(r"(?:" + "|".join(_MONTHS) + r")\s+\d{1,2}\s+$", en[: m.start()]):
         return True  # a range of small numbers: "due in 2 2013 3 years"
     if raw in _OCR_CODES - {"2022"}:
-        before = re.search(r"([a-z]+)\s+$", en[: m.start()])
+        # the word before must stand alone: "company's 2019 results" is a year, not ’
+        before = re.search(r"(?:^|\s)([a-z]+)\s+$", en[: m.start()])
         after = re.match(r"\s+([a-z]+|\()", en[end:])
         apostrophe = raw in ("2018", "2019")  # quotes: only "holders 2019 equity", "company 2019 s"
         if (before and after and before.group(1) not in _YEAR_BEFORE and after.group(1) not in _YEAR_AFTER
                 and (not apostrophe or before.group(1).endswith("s") or after.group(1) == "s")):
             return True  # "options 2013 marathon", "stockholders 2019 equity", "statements 2013 ( continued )"
     if raw == "2022":  # a bullet: ": 2022 an increase", "; and 2022 a decrease", "2022 construction …"
-        before = re.search(r"([a-z]+)\s+$", en[: m.start()])
+        prefix = en[: m.start()]
         after = re.match(r"\s+([a-z]+)", en[end:])
-        if after and after.group(1) not in _YEAR_AFTER and (
-                before is None or before.group(1) not in _YEAR_BEFORE - {"and", "or"}):
-            return True
+        if after and after.group(1) not in _YEAR_AFTER:
+            if re.search(r"(?:^|[:;])\s*$|(?:^|[:;,])\s*(?:and|or)\s+$", prefix):
+                return True  # never after a comma: "december 31, 2022 the company" is a year
+            number = re.search(r"(?<![\d.,])(\d(?:[\d.,]*\d)?)\s+$", prefix)  # "31, 2022": not after a comma
+            if number and not re.fullmatch(r"(?:19|20)\d\d", number.group(1)):
+                return True  # after a list item ending in an amount: "$ 5583333 2022 upon …", "$ 5 2022 billion"
     if raw in ("2013", "2014") and re.search(r"\d/\d+\s+$", en[: m.start()]) and re.match(r"\s+\d+/", en[end:]):
         return True  # a dash between two dates: "10/01/04 2013 10/31/04"
     return False
