@@ -141,6 +141,8 @@ def row_for(rec: dict[str, Any]) -> dict[str, str]:
     if rec.get("rubric") is not None or en.get("rubric") is not None:
         ans_en = f"Answer:\n{en.get('answer', '')}\n\nRubric:\n{_rubric(en.get('rubric'))}"
         ans_zh = f"參考答案：\n{rec.get('answer', '')}\n\n評分要點：\n{_rubric(rec.get('rubric'))}"
+    elif en.get("answer") is not None:  # FinQA: the upstream human answer string, next to the gold
+        ans_en = f"Answer: {en['answer']}"
     ev_en = [e.get("text", "") if isinstance(e, dict) else str(e) for e in en.get("evidence") or []]
     values = {
         "子集 Subset": subset,
