@@ -308,8 +308,8 @@ def find_english_residue(text: str, *, extra_allow: Iterable[str] = ()) -> list[
             word = _norm_token(raw)
             if not word or not re.search(r"[A-Za-z]", word) or re.search(r"\d", word):
                 continue  # numbers, amounts, codes such as 10-K, Q4, 201c, 2019s
-            if _allowed(raw, allow) or _allowed(word, allow):
-                continue
+            if _allowed(raw, allow) or _allowed(word, allow) or "&" in word:
+                continue  # "&" marks an acronym or a name: S&P, RD&E, BM&FBovespa
             words.append(word)
             spans.append((seg.start() + tok.start(), seg.start() + tok.end()))
         if words and all(len(w) <= 2 for w in words) and _bracketed(text, seg.start(), seg.end()):
