@@ -19,6 +19,7 @@ import csv
 import io
 import json
 import os
+import urllib.parse
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -127,6 +128,15 @@ def md_table(rows: Sequence[dict[str, Any]], cols: Sequence[str], headers: Seque
     return "\n".join(out)
 
 
+def _public_url(url: str | None) -> str:
+    """The judge URL without user:password@ or a query string (a key must never reach a report)."""
+    parts = urllib.parse.urlsplit(url or "")
+    host = parts.hostname or ""
+    if parts.port:
+        host += f":{parts.port}"
+    return urllib.parse.urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
 def _list_block(title: str, entries: Sequence[str], limit: int = 200) -> str:
     if not entries:
         return f"- {title}: 0"
@@ -148,7 +158,7 @@ def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs:
                      + " — gold = turn k saw the gold answers of earlier turns (the paper setting)")
     parts.append(f"- tolerance: relative ≤ {inputs.get('rel_tol')}, absolute ≤ {inputs.get('abs_tol')} "
                  "(percent questions: in percentage points)")
-    judge_line = (f"{cfg.model} at {cfg.base_url} (repeats {cfg.repeats}, {outcome.judge_calls} calls)"
+    judge_line = (f"{cfg.model} at {_public_url(cfg.base_url)} (repeats {cfg.repeats}, {outcome.judge_calls} calls)"
                   if cfg.enabled else "none (judged items are pending)")
     parts += [f"- judge: {judge_line}", ""]
     parts += ["Accuracy = correct / (decided + failed generations); rules decide first, the judge only where "
