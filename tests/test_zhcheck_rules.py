@@ -322,6 +322,22 @@ GOOD = [
 ]
 
 
+GOOD += [
+    # ConvFinQA turns: short follow-ups
+    ("and what was it in 2008?", "那 2008 年是多少？"),
+    ("what was the change in value?", "數值的變動是多少？"),
+    ("what is that change over the 2007 value?", "這個變動相對於 2007 年數值的比例是多少？"),
+    # FinanceAgent: proper English with tickers, fiscal years and money
+    ("What was Netflix's (NASDAQ: NFLX) revenue growth in FY2023 compared to FY2022?",
+     "Netflix（NASDAQ: NFLX）2023 會計年度（FY2023）的營收成長率相較於 FY2022 是多少？"),
+    ("The answer must mention that operating margin expanded to 20.6% in 2023.",
+     "答案須提到 2023 年營業利益率擴大至 20.6%。"),
+    ("Revenue was $33.7 billion, up 6.7% year over year.", "營收為 $33.7 十億，年增 6.7%。"),
+    # tables: a cell with letters
+    ("n/a", "n/a"),
+]
+
+
 @pytest.mark.parametrize("en,zh", GOOD)
 def test_good_translations_pass(en, zh):
     assert check_translation(en, zh) == []
@@ -342,6 +358,16 @@ BAD = [
     ("total mark-to-market losses", "總計逐日盯市損失", ["convention"]),
     ("sales at our outlet stores grew", "奧特萊斯門市的銷售成長", ["convention"]),
     ("dividends on preferred stock were $ 5 million", "優先股股利為 $ 5 百萬", ["convention"]),
+]
+
+
+BAD += [
+    ("what was the change in value?", "what was the change in value?", ["english_residue"]),
+    ("and what was it in 2008?", "那二〇〇八年是多少？", ["numeral_missing"]),
+    ("Revenue was $33.7 billion, up 6.7% year over year.", "營收為 337 億美元，同比增長 6.7%。",
+     ["numeral_missing", "prc_term"]),
+    ("The answer must mention that operating margin expanded to 20.6% in 2023.",
+     "答案須提到 2023 年 operating margin 擴大至 20.6%。", ["english_residue"]),
 ]
 
 
