@@ -518,14 +518,14 @@ def _zh_problems(serial: int, header: str, text: str | None) -> list[Problem]:
     for f in terms:
         m = re.match(r"中國用語「(.+?)」→ 臺灣用「(.+?)」", f.message)
         word, fix = (m.group(1), m.group(2)) if m else (f.message, "")
-        out.append(Problem(serial, header, f"中國用語「{word}」：…{f.text}…", f"改用「{fix}」" if fix else f.message,
+        out.append(Problem(serial, header, f"中國用語「{word}」（{f.text.strip()}）", f"改用「{fix}」" if fix else f.message,
                            "prc_term"))
     for f in find_simplified(text):
         m = re.match(r"簡體字「(.+?)」→ 改用繁體「(.+?)」", f.message)
         run, fix = (m.group(1), m.group(2)) if m else (f.message, "")
         if any(run in w for w in term_words):
             continue
-        out.append(Problem(serial, header, f"簡體字「{run}」：…{f.text}…", f"改為「{fix}」" if fix else f.message,
+        out.append(Problem(serial, header, f"簡體字「{run}」（{f.text.strip()}）", f"改為「{fix}」" if fix else f.message,
                            "simplified"))
     return out
 
