@@ -378,6 +378,16 @@ def test_bad_translations_are_caught(en, zh, rules):
     assert all(f.message and f.text and len(f.text) <= 60 for f in findings)
 
 
+def test_findings_carry_found_and_fix():
+    by_rule = {f.rule: f for f in check_translation("the p/e ratio was 18.5 at december 31 , 2015",
+                                                    "2015年12月31日市盈率為 18 倍，软件 net revenue")}
+    assert (by_rule["prc_term"].found, by_rule["prc_term"].fix) == ("市盈率", "本益比")
+    assert (by_rule["simplified"].found, by_rule["simplified"].fix) == ("软", "軟")
+    assert by_rule["numeral_missing"].found == "18.5"
+    assert by_rule["english_residue"].found == "net revenue"
+    assert (by_rule["convention"].found, by_rule["convention"].fix) == ("2015年12月31日", "2015 年 12 月 31 日")
+
+
 def test_extra_allow_keeps_answer_format_english():
     en = "the answer should be given as $ 6.8 billion"
     zh = "答案請以 $ 6.8 billion 的形式表示"

@@ -37,6 +37,10 @@ class Finding:
     rule: str      # one of RULES
     message: str   # names the problem and the fix, e.g. 中國用語「質量」→ 臺灣用「品質」
     text: str      # the offending snippet with a little context (≤ 60 characters)
+    # structured parts of the message, so callers need not parse it: the offending string exactly
+    # (「杠杆」, a missing numeral "334", an English run) and the suggested replacement ("" if none)
+    found: str = ""
+    fix: str = ""
 
 
 def _glossary() -> Glossary:
@@ -117,7 +121,7 @@ def find_simplified(text: str) -> list[Finding]:
             run = text[start:end]
             fixed = "".join(changes.get(ch, ch) for ch in run)
             findings.append(Finding("simplified", f"簡體字「{run}」→ 改用繁體「{fixed}」",
-                                    _snippet(text, start, end)))
+                                    _snippet(text, start, end), found=run, fix=fixed))
     return findings
 
 
@@ -205,7 +209,7 @@ def find_prc_terms(text: str) -> list[Finding]:
             term = shorter
         end = m.start() + len(term)
         findings.append(Finding("prc_term", f"中國用語「{term}」→ 臺灣用「{glossary.forbidden[term]}」",
-                                _snippet(text, m.start(), end)))
+                                _snippet(text, m.start(), end), found=term, fix=glossary.forbidden[term]))
         pos = end
     return findings
 
@@ -320,7 +324,7 @@ def find_english_residue(text: str, *, extra_allow: Iterable[str] = ()) -> list[
             shown = run if len(run) <= 40 else run[:39] + "…"
             findings.append(Finding("english_residue",
                                     f"英文殘留「{shown}」：請譯成中文（縮寫、代號、單位與公司名稱可保留）",
-                                    _snippet(original, start, end)))
+                                    _snippet(original, start, end), found=run))
     return findings
 
 
@@ -450,7 +454,7 @@ def missing_numerals(en: str, zh: str) -> list[Finding]:
         snippet = _snippet(en, where.start(), where.end()) if where else en[:60]
         times = f"（原文 {count} 次，譯文 {have[num]} 次）" if count > 1 else ""
         findings.append(Finding("numeral_missing", f"譯文缺少原文數字「{num}」{times}：阿拉伯數字要照抄",
-                                snippet))
+                                snippet, found=num))
     return findings
 
 
@@ -499,15 +503,16 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
         if word.lower().rstrip(".") in allowed:
             continue
         findings.append(Finding("convention", f"英文月份「{word}」留在譯文：寫成「12 月 31 日」的形式",
-                                _snippet(zh, m.start(), m.end())))
+                                _snippet(zh, m.start(), m.end()), found=word))
     for m in _DATE_RE.finditer(zh):
         if _DATE_TIGHT_RE.search(m.group()):
             fixed = re.sub(r"\s*(\d+)\s*", r" \1 ", m.group()).strip()
             findings.append(Finding("convention", f"日期的數字前後要留空格：「{m.group()}」→「{fixed}」",
-                                    _snippet(zh, m.start(), m.end(), 8)))
+                                    _snippet(zh, m.start(), m.end(), 8), found=m.group(), fix=fixed))
     if in_table:
         for m in _TABLE_TO_RE.finditer(zh):
-            findings.append(Finding("convention", "表格區間的「to」請譯為「至」", _snippet(zh, m.start(), m.end())))
+            findings.append(Finding("convention", "表格區間的「to」請譯為「至」", _snippet(zh, m.start(), m.end()),
+                                    found="to", fix="至"))
     for req, patterns in _required_index(glossary):
         # a one-word English phrase kept in the zh-TW is untranslated (million → 百萬); longer phrases
         # left in English are the residue rule's business
@@ -519,7 +524,7 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
                     continue
                 keep = "（數字照抄，不換算）" if re.fullmatch(r"[mb]illions?", m.group(), re.I) else ""
                 findings.append(Finding("convention", f"「{m.group()}」未翻譯：譯為「{req.must}」{keep}",
-                                        _snippet(zh, m.start(), m.end())))
+                                        _snippet(zh, m.start(), m.end()), found=m.group(), fix=req.must))
         if en is None or not req.forbidden_forms:
             continue
         mentions = sum(len(pat.findall(en)) for pat in patterns)
@@ -533,7 +538,7 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
             start = zh.find(bad)
             if start >= 0:
                 findings.append(Finding("convention", f"「{req.phrases[0]}」應譯為「{req.must}」，不可用「{bad}」",
-                                        _snippet(zh, start, start + len(bad))))
+                                        _snippet(zh, start, start + len(bad)), found=bad, fix=req.must))
     return findings
 
 
@@ -560,10 +565,10 @@ def table_issues(en_table: list[list[str]], zh_table: list[list[str]]) -> list[F
                 if en_cell != zh_cell:
                     findings.append(Finding("table_shape",
                                             f"第 {r} 列第 {c} 欄沒有英文字母，必須與原文相同：「{en_cell}」",
-                                            zh_cell[:60]))
+                                            zh_cell[:60], found=zh_cell, fix=en_cell))
                 continue
             for f in check_translation(en_cell, zh_cell, in_table=True):
-                findings.append(Finding(f.rule, f"第 {r} 列第 {c} 欄：{f.message}", f.text))
+                findings.append(Finding(f.rule, f"第 {r} 列第 {c} 欄：{f.message}", f.text, f.found, f.fix))
     return findings
 
 
