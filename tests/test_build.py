@@ -162,3 +162,20 @@ def test_check_zh_recognises_an_overlay_copy_outside_translations(tmp_path, sour
     copy = write_overlay(tmp_path, "elsewhere", "bad.jsonl", [bad])
     with pytest.raises(InputError, match=r"bad\.jsonl:1 id=ETR/2016/page_23\.pdf-2 field=table"):
         check_paths([str(copy)], str(sources_root))
+
+
+def test_check_zh_on_built_records(tmp_path, sources_root):
+    from tw_fin_eval.zhcheck.cli import check_jsonl
+
+    write_overlay(tmp_path / "tr", "finqa", "a.jsonl", [ETR, INTC])
+    out = tmp_path / "data"
+    run_build(sources_root, tmp_path / "tr", out, subsets=["finqa"])
+    path = out / "finqa_tw_test.jsonl"
+    assert check_jsonl(path) == []  # gold answers and original_en.answer are not translations
+    recs = read_jsonl(path)
+    recs[1]["question"] = "租赁设施占多少？"
+    recs[0]["context"]["table"][2][1] = "188"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), encoding="utf-8")
+    found = {(i.line, i.field, i.rule) for i in check_jsonl(path)}
+    assert (2, "question", "simplified") in found
+    assert (1, "context.table", "table_shape") in found or any(f[0] == 1 and f[1] == "context.table" for f in found)

@@ -48,6 +48,12 @@ def dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextmanager
 def atomic_writer(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8", newline: str | None = None):
     """Write to a temporary file in the same folder, then rename: readers never see a half-written file,
@@ -61,6 +67,7 @@ def atomic_writer(path: str | os.PathLike, mode: str = "w", encoding: str | None
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give the file the usual permissions
         os.replace(tmp, p)
     except BaseException:
         try:

@@ -98,7 +98,9 @@ def _record_issues(path: Path, lineno: int, rec: dict) -> list[Issue]:
             add(f"context.evidence[{k}]", check_translation(e.get("text", ""), z))
     for k, (q_en, t) in enumerate(zip(en.get("questions") or [], rec.get("turns") or [])):
         add(f"turns[{k}].question", check_translation(q_en, t.get("question", "")))
-    if isinstance(en.get("answer"), str) and isinstance(rec.get("answer"), str):
+    # only FinanceAgent's reference answer is a translation; elsewhere `answer` is a gold value (FinQA keeps
+    # its human answer string in original_en.answer for reference, not as the English of `answer`)
+    if rec.get("task_type") == "open_rubric_agent" and isinstance(en.get("answer"), str) and isinstance(rec.get("answer"), str):
         add("answer", check_translation(en["answer"], rec["answer"]))
     for k, (r_en, r) in enumerate(zip(en.get("rubric") or [], rec.get("rubric") or [])):
         add(f"rubric[{k}]", check_translation(r_en.get("criteria", ""), r.get("criteria", "")))
