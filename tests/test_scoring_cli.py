@@ -190,3 +190,29 @@ def test_null_response_without_error_is_an_empty_answer_and_history_is_reported(
     assert results["finqa_tw-test-0004"]["status"] == "scored" and results["finqa_tw-test-0004"]["correct"] is False
     assert results["finqa_tw-test-0004"]["mode"] == "none"
     assert "ConvFinQA history: gold (6 turns)" in (out / "report.md").read_text(encoding="utf-8")
+
+
+def test_ctrl_c_while_judging_exits_130_fast_and_writes_nothing(tmp_path, data_file):
+    import signal
+    import time
+
+    server_mod = pytest.importorskip("tw_fin_eval.testing.openai_server")
+    runs = write_jsonl(tmp_path / "runs.jsonl", gold_runs())
+    out = tmp_path / "rep"
+    with server_mod.FakeOpenAIServer(lambda body: '{"correct": true}', latency=30.0) as srv:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        proc = subprocess.Popen(
+            [sys.executable, str(REPO / "tools" / "score.py"), "--data", str(data_file), "--runs", str(runs),
+             "--out", str(out), "--judge-base-url", srv.url, "--judge-model", "j", "--quiet"],
+            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 20
+        while not srv.requests and time.monotonic() < deadline:  # wait until the judge is being asked
+            time.sleep(0.05)
+        assert srv.requests, "the judge was never called"
+        start = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+        assert time.monotonic() - start < 10
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    assert not out.exists() or not any(out.iterdir())

@@ -435,14 +435,24 @@ class JudgeRunner:
         out: list[list[Verdict | None]] = [[None] * max(1, self.config.repeats) for _ in requests]
         done = 0
         bar = _Progress(len(jobs), "judge", enabled=self.progress)
-        with ThreadPoolExecutor(max_workers=max(1, self.config.concurrency)) as pool:
+        self._get_client()  # one client, created here: worker threads racing to create it would each make one
+        pool = ThreadPoolExecutor(max_workers=max(1, self.config.concurrency))
+        try:
             futures = {pool.submit(self._one, requests[i]): (i, r) for i, r in jobs}
             for fut in as_completed(futures):
                 i, r = futures[fut]
                 out[i][r] = fut.result()
                 done += 1
                 bar.update(done)
-        bar.close()
+        except KeyboardInterrupt:  # Ctrl-C: stop at once — no queued calls, in-flight sockets shut down
+            pool.shutdown(wait=False, cancel_futures=True)
+            abort = getattr(self._client, "abort", None)
+            if abort:
+                abort()
+            raise
+        finally:
+            pool.shutdown(wait=True)
+            bar.close()
         return [[v for v in vs if v is not None] for vs in out]
 
 
