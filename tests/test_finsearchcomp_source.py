@@ -172,3 +172,54 @@ def test_duplicate_key_is_refused(rows, tmp_path):
     root = _write(tmp_path, [rows[0], rows[1], rows[0]])
     with pytest.raises(InputError, match=r"duplicate key.*first at row 0"):
         fsc.build_records(root)
+
+
+# ---- a fresh T1 snapshot -----------------------------------------------------------------------------------
+def test_fresh_snapshot_replaces_t1_ground_truth_and_reaches_the_judge(records, tmp_path, capsys):
+    from tw_fin_eval.scoring import finsearchcomp as fj
+
+    data = tmp_path / "finsearchcomp.jsonl"
+    write_jsonl(data, records)
+    t1 = [r for r in records if r["task"] == "T1"]
+    snap = tmp_path / "fresh.jsonl"
+    fresh_gt = '{"NVDA.O": {"RT_LAST": "999.99", "RT_DATE": "20261130"}}'
+    write_jsonl(snap, [{"id": t1[0]["id"], "ground_truth": fresh_gt, "time": "2026-11-30 09:30"},
+                       {"id": t1[1]["id"], "ground_truth": "price 1.23"}])
+    out = tmp_path / "fresh_records.jsonl"
+    assert fsc.main(["--data", str(data), "--snapshot", str(snap), "--out", str(out)]) == 0
+    assert f"2/{len(t1)} T1 records with the fresh snapshot" in capsys.readouterr().out
+    new = {r["id"]: r for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    assert (new[t1[0]["id"]]["ground_truth"], new[t1[0]["id"]]["time"]) == (fresh_gt, "2026-11-30 09:30")
+    assert (new[t1[1]["id"]]["ground_truth"], new[t1[1]["id"]]["time"]) == ("price 1.23", "2025/8/14")
+    assert new[t1[2]["id"]] == t1[2]  # not in the snapshot: unchanged (and reported stale)
+    assert len(new) == 635 and data.read_text(encoding="utf-8").count("999.99") == 0  # input untouched
+    user = fj.FinSearchCompProtocol().build(new[t1[0]["id"]], "answer").user
+    assert fresh_gt in user and t1[0]["ground_truth"] not in user
+    _, stale = fsc.apply_snapshot(records, snap)
+    assert len(stale) == len(t1) - 2 and t1[0]["id"] not in stale
+
+
+@pytest.mark.parametrize("line,msg", [
+    ({"id": "finsearchcomp-t1-global-999", "ground_truth": "x"}, "unknown FinSearchComp record id"),
+    ({"id": "finsearchcomp-t2-greater-china-001", "ground_truth": "x"}, "only T1 records"),
+    ({"id": "finsearchcomp-t1-global-005", "ground_truth": ""}, "non-empty string"),
+    ({"id": "finsearchcomp-t1-global-005", "ground_truth": "x", "time": 20261130}, "time must be a string"),
+])
+def test_bad_snapshot_line_is_refused_with_file_and_line(records, tmp_path, line, msg):
+    snap = tmp_path / "fresh.jsonl"
+    write_jsonl(snap, [{"id": "finsearchcomp-t1-global-006", "ground_truth": "ok"}, line])
+    with pytest.raises(InputError, match=msg) as exc:
+        fsc.apply_snapshot(records, snap)
+    assert exc.value.line == 2 and exc.value.path == str(snap)
+
+
+def test_snapshot_cli_refuses_to_overwrite_its_input_and_duplicates(records, tmp_path, capsys):
+    data = tmp_path / "finsearchcomp.jsonl"
+    write_jsonl(data, records)
+    snap = tmp_path / "fresh.jsonl"
+    write_jsonl(snap, [{"id": "finsearchcomp-t1-global-005", "ground_truth": "x"}] * 2)
+    assert fsc.main(["--data", str(data), "--snapshot", str(snap), "--out", str(data)]) == 2
+    assert fsc.main(["--data", str(data), "--snapshot", str(snap), "--out", str(tmp_path / "o.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "--out must differ" in err and "given twice" in err and ":2" in err
+    assert not (tmp_path / "o.jsonl").exists()

@@ -174,3 +174,73 @@ def build_records(root: str | Path) -> list[dict[str, Any]]:
             **{name: row[name] for name in UPSTREAM_FIELDS},
         })
     return out
+
+
+# ---- a fresh T1 snapshot -----------------------------------------------------------------------------------
+def apply_snapshot(records: list[dict[str, Any]], snapshot_path: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """Replace the `ground_truth` (and `time`, when given) of T1 records from a snapshot file: JSONL lines
+    `{"id": "finsearchcomp-t1-…", "ground_truth": "<market data as text>", "time": "…"}` taken when the model
+    answered. Returns (new records, ids of T1 records still holding the upstream 2025-08-14 snapshot).
+    Unknown, duplicate or non-T1 ids and empty ground truth are input errors naming file and line."""
+    from tw_fin_eval.jsonl import iter_jsonl
+
+    by_id = {r["id"]: r for r in records}
+    fresh: dict[str, dict[str, Any]] = {}
+    for lineno, line in iter_jsonl(snapshot_path):
+        rid = line.get("id")
+        where = {"path": snapshot_path, "line": lineno, "item_id": rid if isinstance(rid, str) else None}
+        if rid not in by_id:
+            raise InputError("unknown FinSearchComp record id", field="id", **where)
+        if by_id[rid].get("task") != "T1":
+            raise InputError("only T1 records have a ground_truth snapshot", field="id", **where)
+        if rid in fresh:
+            raise InputError("id given twice in the snapshot", field="id", **where)
+        gt = line.get("ground_truth")
+        if not isinstance(gt, str) or not gt.strip():
+            raise InputError("ground_truth must be a non-empty string", field="ground_truth", **where)
+        if line.get("time") is not None and not isinstance(line["time"], str):
+            raise InputError("time must be a string", field="time", **where)
+        fresh[rid] = line
+    out = []
+    for r in records:
+        if r["id"] in fresh:
+            r = {**r, "ground_truth": fresh[r["id"]]["ground_truth"],
+                 "time": fresh[r["id"]].get("time") or r.get("time")}
+        out.append(r)
+    stale = [r["id"] for r in records if r.get("task") == "T1" and r["id"] not in fresh]
+    return out, stale
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import sys
+
+    from tw_fin_eval.jsonl import iter_jsonl, write_jsonl
+
+    ap = argparse.ArgumentParser(
+        prog="python -m tw_fin_eval.sources.finsearchcomp",
+        description="Put a fresh market snapshot into the T1 records of data/finsearchcomp.jsonl (T1 asks for "
+                    "the latest prices; the upstream ground truth is from 2025-08-14).")
+    ap.add_argument("--data", required=True, help="data/finsearchcomp.jsonl")
+    ap.add_argument("--snapshot", required=True, help='JSONL: {"id", "ground_truth", "time"} per T1 record')
+    ap.add_argument("--out", required=True, help="where to write the records with the fresh snapshot")
+    args = ap.parse_args(argv)
+    try:
+        if Path(args.out).resolve() == Path(args.data).resolve():
+            raise InputError("--out must differ from --data (keep the upstream snapshot)", path=args.out)
+        records = [rec for _, rec in iter_jsonl(args.data)]
+        if not all(r.get("dataset") == DATASET for r in records):
+            raise InputError("not a FinSearchComp data file", path=args.data)
+        updated, stale = apply_snapshot(records, args.snapshot)
+        write_jsonl(args.out, updated)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    t1 = sum(r.get("task") == "T1" for r in records)
+    print(f"wrote {args.out}: {t1 - len(stale)}/{t1} T1 records with the fresh snapshot"
+          + (f"; {len(stale)} still hold the 2025-08-14 one (e.g. {', '.join(stale[:3])})" if stale else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
