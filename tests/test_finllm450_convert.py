@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -259,3 +260,34 @@ def test_records_fit_the_declared_features(converted):
     back = ds.to_list()
     assert back == [project(r, features) for r in result.records]
     assert back[7]["answer"] == ["A", "C"] and back[3]["answer"] is None
+
+
+def test_builder_offers_finllm450_only_with_the_file_and_yields_typed_rows(converted, tmp_path):
+    """tw_fin_eval_basic.py reads its configs at import, so it runs in a fresh process for each data folder."""
+    book, _ = converted
+    data = tmp_path / "data"
+    script = (
+        "import sys, json; import tw_fin_eval_basic as b\n"
+        "names = [c.name for c in b.TwFinEvalBasic.BUILDER_CONFIGS]\n"
+        "if 'finllm450' in names:\n"
+        "    bl = b.TwFinEvalBasic(config_name='finllm450', data_dir=sys.argv[1], cache_dir=sys.argv[2])\n"
+        "    bl.download_and_prepare(); ds = bl.as_dataset(split='test')\n"
+        "    print(json.dumps([names, ds.num_rows, ds[7]['answer'], ds[10]['source']['orig_qid']]))\n"
+        "else:\n"
+        "    print(json.dumps([names]))\n"
+    )
+    env = {**os.environ, "TW_FIN_EVAL_DATA": str(data), "HF_HUB_OFFLINE": "1",
+           "PYTHONPATH": str(REPO)}
+
+    def run() -> list:
+        proc = subprocess.run([sys.executable, "-c", script, str(data), str(tmp_path / "cache")], cwd=REPO, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    data.mkdir()
+    assert "finllm450" not in run()[0]
+    assert cli_main(["convert-finllm450", "--xlsx", str(book), "--out", str(data / "finllm450.jsonl"),
+                     "--issues", str(tmp_path / "i.csv"), "--quiet"]) == 0
+    names, rows, answer, qid = run()
+    assert "finllm450" in names and (rows, answer, qid) == (18, ["A", "C"], "L-031")
