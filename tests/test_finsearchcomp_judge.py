@@ -108,6 +108,7 @@ T23 = {"key": "answer_score", "allow_null": False}
     ("【JSON】：```\n{「answer_score」：0}\n``", T23, "scored", False),  # 「」 quotes, broken fence
     ('{"answer_score": [[1]]}', T23, "scored", True),  # the nesting the official parser expects
     ("{'score': 1.0}", T1, "scored", True),
+    ('{"answer_score": "1分"}', T23, "scored", True),
     ("{score: 0}", T1, "scored", False),
     ('example {"score":1} … my verdict {"score":0}', T1, "scored", False),  # the last verdict decides
     ('{"score":1} … but finally {"score": 10}', T1, "missing", None),  # last one unusable: not guessed

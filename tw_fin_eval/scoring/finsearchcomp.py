@@ -116,7 +116,7 @@ def _verdict_re(key: str) -> re.Pattern[str]:
 
 def _value(token: str) -> str | None:
     """'1' / '0' / 'null' for a usable verdict value, None otherwise (10, 0.5, "your score" …)."""
-    t = token.strip().lower()
+    t = token.strip().lower().removesuffix("分")  # {"score": "1分"}
     if t in {"null", "none", "nan"}:
         return "null"
     if t in {"true", "false"}:
