@@ -131,6 +131,19 @@ def test_bulk_table_agrees_with_per_character_conversion():
         assert bool(find_simplified(ch)) == expected, ch
 
 
+def test_short_and_long_paths_agree(monkeypatch):
+    """Short texts may be checked per character before the full table exists; both paths agree."""
+    from tw_fin_eval.zhcheck import rules
+
+    text = TAIWAN_CORPUS + "这是简体，资金拮据，根据下表" + "𠀾"
+    rules._s2tw_changes.cache_clear()
+    short_path = rules.find_simplified(text)          # per character (table not built yet)
+    monkeypatch.setattr(rules, "_SHORT_TEXT", 0)
+    long_path = rules.find_simplified(text)           # builds and uses the full table
+    assert short_path == long_path
+    assert [f.found for f in short_path] == ["这", "简体", "资", "据", "𠀾"]
+
+
 def test_astral_characters():
     """CJK extension B: 𠀾 is changed by s2tw, 𠀀 is not; runs next to BMP characters split correctly."""
     assert [f.message for f in find_simplified("甲𠀾乙")] == ["簡體字「𠀾」→ 改用繁體「𠁞」"]
