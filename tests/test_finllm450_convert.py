@@ -291,3 +291,11 @@ def test_builder_offers_finllm450_only_with_the_file_and_yields_typed_rows(conve
                      "--issues", str(tmp_path / "i.csv"), "--quiet"]) == 0
     names, rows, answer, qid = run()
     assert "finllm450" in names and (rows, answer, qid) == (18, ["A", "C"], "L-031")
+
+
+@pytest.mark.parametrize("label,task_type", [("選擇題（複選）", "mcq"), (" 單選題 ", "mcq"), ("簡答題", "short_answer"),
+                                             ("案例分析題", "case_study")])
+def test_task_type_labels(tmp_path, label, task_type):
+    row = dict(ROWS[7], 題型=label)
+    result = conv.convert(conv.read_sheet(write_workbook(tmp_path / "b.xlsx", [row], merged_data=[])))
+    assert result.records[0]["task_type"] == task_type

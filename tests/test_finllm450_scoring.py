@@ -1,5 +1,5 @@
-"""FinLLM450 end to end: convert the synthetic workbook, write a runs file of fake model outputs (FORMATS §3),
-score it with `tw-fin-eval score` — MCQ by exact option-set match; short_answer / case_study `pending`
+"""FinLLM450 end to end: convert the synthetic workbook, run it against a fake model server with
+`tw-fin-eval run` (FORMATS §3 runs file), score it with `tw-fin-eval score` — MCQ by exact option-set match; short_answer / case_study `pending`
 without a judge, and scored 0–10 by a fake OpenAI-compatible judge (pass = conclusion correct and ≥ 7) —
 and read the per-ability and per-question-type pass rates and mean scores from summary.csv / report.md."""
 
@@ -38,7 +38,7 @@ OUTPUTS = {
     10: "建議核貸。[S8F]\n答案：核貸。",
     14: "最高保額 300 萬元。[S7]\n答案：300 萬元。",
     15: "可用遠期外匯。[X]\n答案：遠期外匯。",
-    17: "5P 原則。[S3]\n答案：不清楚。",
+    17: "5P 為借款戶、資金用途、還款來源、債權保障、授信展望。[S9]\n答案：如上五項。",  # same question as 4
 }
 MCQ_RIGHT = {1, 2, 3, 5, 11, 13, 16, 18}
 
@@ -54,18 +54,22 @@ def _judge(body: dict) -> str:
 
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory):
+    """convert → `tw-fin-eval run` against a fake model server (replies chosen by the question) → runs file."""
     root = tmp_path_factory.mktemp("finllm450_score")
     book = write_workbook(root / "book.xlsx")
     data = root / "data" / "finllm450.jsonl"
     assert cli_main(["convert-finllm450", "--xlsx", str(book), "--out", str(data), "--issues",
                      str(root / "issues.csv"), "--quiet"]) == 0
     records = read_jsonl(data)
+    by_prompt = {r["messages"][-1]["content"]: OUTPUTS[int(r["source"]["orig_id"])] for r in records}
+    assert len(by_prompt) == len(records) - 1  # 序號 4 and 17 share their question (and their fake reply)
     runs = root / "runs" / "fake.jsonl"
-    write_jsonl(runs, [{"id": r["id"], "turn": None, "dataset": r["dataset"], "model": "fake-model",
-                        "messages_sha256": "0" * 64, "messages": r["messages"],
-                        "response": OUTPUTS[int(r["source"]["orig_id"])], "reasoning": None, "finish_reason": "stop",
-                        "usage": None, "latency_s": 0.1, "attempts": 1, "error": None,
-                        "created": "2026-01-01T00:00:00Z"} for r in records])
+    with server_mod.FakeOpenAIServer(lambda body: by_prompt[body["messages"][-1]["content"]]) as srv:
+        assert cli_main(["run", "--data", str(data), "--base-url", srv.url, "--model", "fake-model", "--out",
+                         str(runs), "--concurrency", "2", "--max-retries", "0", "--quiet"]) == 0
+        assert len(srv.requests) == len(records)
+    lines = read_jsonl(runs)
+    assert sorted(x["id"] for x in lines) == sorted(r["id"] for r in records) and all(x["error"] is None for x in lines)
     return root, data, runs, records
 
 
@@ -114,7 +118,7 @@ def test_with_fake_judge_pass_rate_and_mean_score_per_ability_and_type(setup, mo
               if by_id[i]["task_type"] != "mcq"}
     assert judged == {4: ("scored", True, 9.0), 6: ("scored", False, 6.0), 9: ("scored", True, 8.0),
                       10: ("scored", False, 8.0), 14: ("scored", True, 7.0), 15: ("missing", None, None),
-                      17: ("scored", False, 3.0)}
+                      17: ("scored", True, 9.0)}
     rows = _rows(out)
 
     def pick(dim, group):
@@ -123,16 +127,16 @@ def test_with_fake_judge_pass_rate_and_mean_score_per_ability_and_type(setup, mo
                 r["mean_score"] and round(float(r["mean_score"]), 4), int(r["missing"]))
 
     assert pick("task_type", "mcq") == (11, 8, "", "", 0)
-    assert pick("task_type", "short_answer") == (4, 2, 0.5, 6.25, 0)
+    assert pick("task_type", "short_answer") == (4, 3, 0.75, 7.75, 0)
     assert pick("task_type", "case_study") == (2, 1, 0.5, 8.0, 1)
     assert pick("category", "財富規劃與退休理財") == (4, 4, 1.0, 8.0, 0)
-    assert pick("category", "授信與財務分析") == (5, 3, round(1 / 3, 4), round(20 / 3, 4), 0)
+    assert pick("category", "授信與財務分析") == (5, 4, round(2 / 3, 4), round(26 / 3, 4), 0)
     assert pick("category", "法規判讀與合規") == (5, 2, 0.0, 6.0, 0)
     assert pick("category", "金融知識查詢") == (3, 2, 1.0, 7.0, 1)
     report = (out / "report.md").read_text(encoding="utf-8")
     section = report.split("## FinLLM450: pass rate and mean score")[1]
     assert "### per ability" in section and "### per question type" in section
-    assert "| 授信與財務分析 | 5 | 5 | 60.0% | 100.0% | 33.3% | 6.67 | 0 | 0 |" in section
+    assert "| 授信與財務分析 | 5 | 5 | 80.0% | 100.0% | 66.7% | 8.67 | 0 | 0 |" in section
     assert "| case_study | 3 | 2 | 50.0% |  | 50.0% | 8.00 | 0 | 1 |" in section
 
 

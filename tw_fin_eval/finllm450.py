@@ -19,7 +19,7 @@ problem list; * = required):
     能力*            能力, 能力類別, 能力別, 四大能力, 能力分類
     科目*            科目, 子類別, 科目/子類別, 專業科目, 科目別, 科目類別 → subcategory
     題型*            題型, 題目類型 — 選擇題 / 單選題 / 複選題 → mcq; 短答題 / 簡答題 → short_answer;
-                     案例題 / 案例分析題 → case_study
+                     案例題 / 案例分析題 → case_study (a bracketed note such as 「（複選）」 is ignored)
     題目*            題目, 題目內容, 題幹, 問題
     選項             選項, 選項內容 (optional: when a row's cell is filled, its options are read from it
                      and it is appended to the question; otherwise the options are inside 題目)
@@ -213,11 +213,13 @@ _ANSWER_OK = re.compile(r"[\s()\[\],、;/&和及與]*(?:[A-E1-5][\s()\[\],、;/&
 def parse_answer_codes(value: str) -> list[str] | None:
     """Option codes of an answer cell: 「B」, 「（2）」, 「A、C」, 「AC」, 「②」, 「答案：B」; None if it is not codes.
 
-    >>> parse_answer_codes("Ａ、Ｃ"), parse_answer_codes("（2）"), parse_answer_codes("BD"), parse_answer_codes("甲")
-    (['A', 'C'], ['2'], ['B', 'D'], None)
+    >>> parse_answer_codes("Ａ、Ｃ"), parse_answer_codes("（2）"), parse_answer_codes("BD"), parse_answer_codes("答：B")
+    (['A', 'C'], ['2'], ['B', 'D'], ['B'])
+    >>> parse_answer_codes("甲"), parse_answer_codes("A、2")
+    (None, None)
     """
     t = _norm_code_text(value).upper()
-    t = re.sub(r"^\s*(?:正確)?答案\s*[:為是]?\s*", "", t).rstrip("。. ")
+    t = re.sub(r"^\s*(?:正確)?答案?\s*[:為是]?\s*", "", t).rstrip("。. ")
     if not t or not _ANSWER_OK.fullmatch(t):
         return None
     codes = list(dict.fromkeys(re.findall(r"[A-E1-5]", t)))
@@ -485,6 +487,7 @@ def _ability(sheet: Sheet, row: Row, item_id: str) -> tuple[str, str, bool]:
 def _task_type(sheet: Sheet, row: Row, item_id: str) -> str:
     text = cell_text(row.cells["題型"])
     key = re.sub(r"\s+", "", unicodedata.normalize("NFKC", text or ""))
+    key = re.sub(r"\([^)]*\)", "", key)  # 「選擇題（複選）」: the note does not change the type
     if key not in TASK_TYPES:
         raise _fail(sheet, row, "題型", f"unknown 題型 {text!r} (known: {'、'.join(TASK_TYPES)})", item_id)
     return TASK_TYPES[key]
