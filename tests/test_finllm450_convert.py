@@ -299,3 +299,16 @@ def test_task_type_labels(tmp_path, label, task_type):
     row = dict(ROWS[7], 題型=label)
     result = conv.convert(conv.read_sheet(write_workbook(tmp_path / "b.xlsx", [row], merged_data=[])))
     assert result.records[0]["task_type"] == task_type
+
+
+def test_same_question_under_another_qid_and_qids_compared_loosely(tmp_path):
+    rows = [dict(ROWS[0]), dict(ROWS[15], 序號=2, 題號="Ｗ-001 "), dict(ROWS[0], 序號=3, 題號="W-900",
+                                                                 題目=ROWS[0]["題目"] + " ")]
+    result = conv.convert(conv.read_sheet(write_workbook(tmp_path / "b.xlsx", rows, merged_data=[])))
+    assert [p.row() for p in result.problems] == [
+        ("1", "題號", "題號「W-001」重複（序號 1、2），題目內容不同", DUP_FIX),
+        ("1", "題目", "題目與序號 3 完全相同（題號不同）", "確認是否重複收錄；若是，刪除其中一題"),
+        ("2", "題號", "題號「W-001」重複（序號 1、2），題目內容不同", DUP_FIX),
+        ("3", "題目", "題目與序號 1 完全相同（題號不同）", "確認是否重複收錄；若是，刪除其中一題"),
+    ]
+    assert [r["source"]["orig_qid"] for r in result.records] == ["W-001", "Ｗ-001", "W-900"]

@@ -54,7 +54,8 @@ listed — the answer is never changed to agree with the reply.
 Stops (exit 2, nothing written, the message names sheet, cell and header): missing sheet or headers, an
 unreadable or duplicate 序號, an empty 題目 or 正確答案, an unknown 題型 or 能力, MCQ options not found,
 an answer that is not option codes or not among the options, an unreadable 是否須修正.
-Listed as problems (the record is still written): duplicate 題號 (content different or the same), the
+Listed as problems (the record is still written): duplicate 題號 (content different or the same), the same
+question under different 題號, the
 answer-format conversions, APMIC disagreements / unreadable conclusions, Simplified characters and PRC terms
 (tw_fin_eval.zhcheck) in 題目, 正確答案, APMIC 最終回覆, 訓練思維鏈 and 評分重點, blank 題號 / 科目 / APMIC 最終回覆
 / 訓練思維鏈, blank 評分重點 of short-answer and case items, 須修正 ticked without a comment.
@@ -533,6 +534,11 @@ def _zh_problems(serial: int, header: str, text: str | None) -> list[Problem]:
     return out
 
 
+def _same_key(text: str) -> str:
+    """What two 題號 or two questions are compared by: NFKC, whitespace removed."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
+
+
 def _fmt_codes(codes: Sequence[str]) -> str:
     return "、".join(codes)
 
@@ -544,7 +550,7 @@ def convert(sheet: Sheet) -> Result:
     problems: list[Problem] = []
     stats: Counter = Counter()
     first_row: dict[int, int] = {}
-    qids: dict[str, list[tuple[int, str]]] = defaultdict(list)  # 題號 → [(序號, 題目)]
+    qids: dict[str, list[tuple[int, str, str]]] = defaultdict(list)  # 題號 key → [(序號, 題號, 題目 key)]
     for row in sheet.rows:
         serial = _serial(sheet, row)
         if serial in first_row:
@@ -571,7 +577,7 @@ def convert(sheet: Sheet) -> Result:
         if qid is None:
             problem("題號", "題號空白", "補上題號", "blank")
         else:
-            qids[qid].append((serial, question))
+            qids[_same_key(qid)].append((serial, qid, _same_key(question)))
         if text["科目"] is None:
             problem("科目", "科目空白", "補上科目（20 個專業科目之一）", "blank")
         stats["ability_remapped"] += remapped
@@ -671,13 +677,18 @@ def convert(sheet: Sheet) -> Result:
                      "review_comment": comment},
         })
 
-    for qid, members in qids.items():
+    questions: dict[str, list[tuple[int, str]]] = defaultdict(list)  # 題目 key → [(序號, 題號 key)]
+    for members in qids.values():
+        for s, qid, q in members:
+            questions[q].append((s, _same_key(qid)))
+    for members in qids.values():
         if len(members) < 2:
             continue
         stats["duplicate_qid_groups"] += 1
-        serials = "、".join(str(s) for s, _ in members)
-        for s, q in members:
-            same = [t for t, other in members if t != s and other == q]
+        qid = members[0][1]
+        serials = "、".join(str(s) for s, _, _ in members)
+        for s, _, q in members:
+            same = [t for t, _, other in members if t != s and other == q]
             if same:
                 what = f"題號「{qid}」重複（序號 {serials}），與序號 {'、'.join(map(str, same))} 題目內容相同"
                 fix = "確認是否重複收錄；若是，刪除其中一題"
@@ -685,6 +696,12 @@ def convert(sheet: Sheet) -> Result:
                 what = f"題號「{qid}」重複（序號 {serials}），題目內容不同"
                 fix = "為重複的題目另編題號（轉檔 id 以序號產生，不受影響）"
             problems.append(Problem(s, "題號", what, fix, "duplicate_qid"))
+    for members in questions.values():  # the same question under different 題號 (same 題號: reported above)
+        for s, key in members:
+            others = [t for t, k in members if t != s and k != key]
+            if others:
+                problems.append(Problem(s, "題目", f"題目與序號 {'、'.join(map(str, others))} 完全相同（題號不同）",
+                                        "確認是否重複收錄；若是，刪除其中一題", "duplicate_question"))
     order = {h: i for i, h in enumerate(HEADERS)}
     problems.sort(key=lambda p: (p.serial if p.serial is not None else -1, order.get(p.field, 99)))
     return Result(records, problems, stats)
