@@ -33,6 +33,7 @@ class SubsetResult:
     failing_ids: list[str] = field(default_factory=list)
     untranslated: int = 0
     units: str = "items"
+    verb: str = "translated"
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -40,8 +41,9 @@ class SubsetResult:
         return self.total - len(self.excluded)
 
     def line(self) -> str:
-        text = (f"{self.dataset:<16} {len(self.records):>5,}/{self.kept:,} {self.units} translated, "
-                f"{len(self.failing_ids)} failing, {self.untranslated:,} untranslated")
+        text = f"{self.dataset:<16} {len(self.records):>5,}/{self.kept:,} {self.units} {self.verb}"
+        if self.verb == "translated":
+            text += f", {len(self.failing_ids)} failing, {self.untranslated:,} untranslated"
         if self.excluded:
             text += f", {len(self.excluded)} excluded (see {MANIFEST})"
         for k, v in self.extra.items():
@@ -85,7 +87,7 @@ def build_finchain() -> SubsetResult | None:
             return None
         raise
     records = generate_records(seeds=10)
-    res = SubsetResult("finchain", "FinChain-TW", len(records), records=records)
+    res = SubsetResult("finchain", "FinChain-TW", len(records), records=records, verb="generated from our templates")
     return res
 
 
