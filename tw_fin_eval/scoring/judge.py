@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -437,8 +437,10 @@ class JudgeRunner:
         bar = _Progress(len(jobs), "judge", enabled=self.progress)
         self._get_client()  # one client, created here: worker threads racing to create it would each make one
         pool = ThreadPoolExecutor(max_workers=max(1, self.config.concurrency))
+        futures: dict = {}
         try:
-            futures = {pool.submit(self._one, requests[i]): (i, r) for i, r in jobs}
+            for i, r in jobs:  # a loop, not a comprehension: on Ctrl-C `futures` holds what was submitted
+                futures[pool.submit(self._one, requests[i])] = (i, r)
             for fut in as_completed(futures):
                 i, r = futures[fut]
                 out[i][r] = fut.result()
@@ -447,8 +449,13 @@ class JudgeRunner:
         except KeyboardInterrupt:  # Ctrl-C: stop at once — no queued calls, in-flight sockets shut down
             pool.shutdown(wait=False, cancel_futures=True)
             abort = getattr(self._client, "abort", None)
-            if abort:
-                abort()
+            pending = [f for f in futures if not f.done()]
+            deadline = time.monotonic() + 5.0
+            while abort and time.monotonic() < deadline:
+                abort()  # repeated: a connection opened just after the first call is shut down by the next
+                if not pending:
+                    break
+                pending = list(wait(pending, timeout=0.1).not_done)
             raise
         finally:
             pool.shutdown(wait=True)
