@@ -179,3 +179,18 @@ def test_check_zh_on_built_records(tmp_path, sources_root):
     found = {(i.line, i.field, i.rule) for i in check_jsonl(path)}
     assert (2, "question", "simplified") in found
     assert (1, "context.table", "table_shape") in found or any(f[0] == 1 and f[1] == "context.table" for f in found)
+
+
+def test_full_build_writes_every_subset_and_finsearchcomp(tmp_path, sources_root):
+    from tw_fin_eval.paths import TRANSLATIONS_DIR
+    from tw_fin_eval.zhcheck.cli import check_jsonl
+
+    results = run_build(sources_root, TRANSLATIONS_DIR, tmp_path)
+    by = {r.subset: r for r in results}
+    assert set(by) == {"finqa", "convfinqa", "financeagent", "finchain", "finsearchcomp"}
+    assert len(by["finchain"].records) == 2900 and len(by["finsearchcomp"].records) == 635
+    fsc = read_jsonl(tmp_path / "finsearchcomp.jsonl")
+    assert {r["lang"] for r in fsc} == {"zh-CN", "en"}
+    assert check_jsonl(tmp_path / "finsearchcomp.jsonl") == []  # original-language records are not zh-TW-checked
+    manifest = json.loads((tmp_path / "build_manifest.json").read_text(encoding="utf-8"))
+    assert manifest["finsearchcomp"]["translated"] == 635 and manifest["finqa"]["translated"] == 1147

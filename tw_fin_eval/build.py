@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tw_fin_eval import paths
+from tw_fin_eval.configs import CONFIGS
 from tw_fin_eval.jsonl import atomic_writer, write_jsonl
 from tw_fin_eval.overlay import Issue, check_overlay, load_overlays
 from tw_fin_eval.records import RECORD_BUILDERS
@@ -91,15 +92,27 @@ def build_finchain() -> SubsetResult | None:
     return res
 
 
+def build_finsearchcomp(sources: Path) -> SubsetResult | None:
+    """FinSearchComp is not translated: its records come straight from the source (optional config,
+    never in hf_release/). Skipped when the source folder is absent."""
+    if not (sources / "finsearchcomp").is_dir():
+        return None
+    from tw_fin_eval.sources.finsearchcomp import build_records
+
+    records = build_records(sources)
+    return SubsetResult("finsearchcomp", "FinSearchComp", len(records), records=records,
+                        verb="loaded (original zh-CN/en; not in the zh-TW release)")
+
+
 def run_build(sources: Path, translations: Path, out_dir: Path, *, subsets: list[str] | None = None,
               finchain: bool = True) -> list[SubsetResult]:
     results = [build_subset(s, sources, translations) for s in (subsets or list(SUBSETS))]
     if finchain and subsets is None:
-        fc = build_finchain()
-        if fc is not None:
-            results.append(fc)
+        for extra in (build_finchain(), build_finsearchcomp(sources)):
+            if extra is not None:
+                results.append(extra)
     # everything assembled: now write (each file atomically)
-    files = {**{s.key: s.data_file for s in SUBSETS.values()}, "finchain": "finchain_tw.jsonl"}
+    files = {name: cfg.data_file for name, cfg in CONFIGS.items()}
     for res in results:
         write_jsonl(out_dir / files[res.subset], res.records)
     manifest = {

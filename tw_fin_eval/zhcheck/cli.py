@@ -81,6 +81,8 @@ def _record_issues(path: Path, lineno: int, rec: dict) -> list[Issue]:
 
     out: list[Issue] = []
     rid = rec.get("id")
+    if rec.get("lang", "zh-TW") != "zh-TW":
+        return out  # FinSearchComp keeps its original zh-CN/en text: the zh-TW rules do not apply
 
     def add(field: str, findings) -> None:
         out.extend(Issue(str(path), lineno, rid, field, f.rule, f.message, f.text) for f in findings)
