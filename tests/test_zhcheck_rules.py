@@ -88,6 +88,34 @@ def test_more_ocr_artefacts_are_exempt(en):
     assert {k: v for k, v in en_numerals(en).items() if k in {"2013", "2014", "2018", "2019", "2022", "0"}} == {}, en
 
 
+@pytest.mark.parametrize("en,zh", [
+    # &#160; as a decimal code opening a sentence (SLB's FinQA/ConvFinQA text): may be dropped or kept
+    ("0160 cash provided by operating activities was $ 6.8 billion in 2012 .",
+     "2012 年營業活動提供之現金為 $ 6.8 十億。"),
+    ("0160 cash provided by operating activities was $ 6.8 billion in 2012 .",
+     "0160 2012 年營業活動提供之現金為 $ 6.8 十億。"),
+    ("the dividend rose to $ 0.25 . 0160 capital spending was $ 4.1 billion in 2012 .",
+     "股利增加至 $ 0.25。資本支出於 2012 年為 $ 4.1 十億。"),
+    ("payments were as follows : 0160 contributions of $ 12 million",
+     "付款如下：提撥 $ 12 百萬"),
+])
+def test_leading_decimal_no_break_space_code_is_exempt(en, zh):
+    assert "160" not in en_numerals(en)
+    assert missing_numerals(en, zh) == []
+
+
+@pytest.mark.parametrize("en", [
+    "the reserve account 0160 was closed in 2012 .",      # mid-sentence: an account number
+    "the balance of account no . 0160 was closed .",     # after "no ." it is a number, not a sentence start
+    "160 stores were opened in 2012 .",                  # no leading zero: a real count
+    "0160 2012 was a record year",                       # not followed by a word
+])
+def test_0160_elsewhere_is_a_numeral(en):
+    assert en_numerals(en)["160"] == 1
+    (f,) = missing_numerals(en, "2012 年")
+    assert f.found == "160"
+
+
 @pytest.mark.parametrize("en,num", [
     ("the 2014 net revenue of amount ( in millions ) is $ 5735 ; net revenue of 2014 is large", "2014"),
     ("from 2013 to 2015 the rate rose", "2013"),

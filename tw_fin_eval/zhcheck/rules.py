@@ -356,7 +356,8 @@ same prior current his her total annual full reported projected estimated expect
 """.split())
 _YEAR_AFTER = frozenset("to and or through compared versus vs than".split())
 # FinQA's PDF extraction wrote some punctuation as the hex of its code point:
-# “ 201c, ” 201d, ‘ 2018, ’ 2019, – 2013, — 2014, • 2022 and the no-break space as a0.
+# “ 201c, ” 201d, ‘ 2018, ’ 2019, – 2013, — 2014, • 2022 and the no-break space as a0
+# (or, opening a sentence, as its decimal code 0160: handled in _is_ocr_artefact, not listed here).
 _OCR_CODES = frozenset({"2013", "2014", "2018", "2019", "2022"})
 
 
@@ -405,6 +406,12 @@ def _is_ocr_artefact(en: str, m: re.Match[str]) -> bool:
                 return True  # after a list item ending in an amount: "$ 5583333 2022 upon …", "$ 5 2022 billion"
     if raw in ("2013", "2014") and re.search(r"\d/\d+\s+$", en[: m.start()]) and re.match(r"\s+\d+/", en[end:]):
         return True  # a dash between two dates: "10/01/04 2013 10/31/04"
+    if (m.group() == "0160" and re.search(r"(?:^|[.;:]\s)\s*$", en[: m.start()])
+            and not re.search(r"\bno\s*\.\s*$", en[: m.start()], re.IGNORECASE) and re.match(r"\s+[a-z]", en[end:])):
+        # &#160; (no-break space) written as its decimal code, opening a sentence in SLB's FinQA/ConvFinQA
+        # text: "0160 cash flow provided by operations was …"; with the leading zero it is no amount
+        # (but "account no . 0160 was" is a number)
+        return True
     return False
 
 
