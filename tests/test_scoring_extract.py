@@ -210,3 +210,9 @@ def test_choice_cross_format_flag():
     m = match.match_choice("答案：2", ["B"], "letter")
     assert m.cross_format and m.predicted == ["B"]
     assert not match.match_choice("答案：B", ["B"], "letter").cross_format
+
+
+def test_percent_prefilter_covers_every_cue():
+    cues = match._PERCENT_WORDS.split("|") + ["以 % 表示", "（%）", "單位：%", "in %", "PERCENTAGE"]
+    assert all(match._may_ask_percent(c) for c in cues)
+    assert all(match._PERCENT_QUESTION.search(c) for c in cues)

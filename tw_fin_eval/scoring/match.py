@@ -78,7 +78,6 @@ _PERCENT_QUESTION = re.compile(_PERCENT_WORDS + r"|以\s*[%％]\s*表示|[（(]\
 # A step label that names a rate (step_recall also tries 100× for these).
 _PERCENT_CUES = re.compile(_PERCENT_WORDS + r"|%|％", re.I)
 _TIMES_CUES = re.compile(r"以倍數表示|幾倍|倍數|多少倍|[（(]\s*倍\s*[)）]|times", re.I)
-_BPS_CUES = re.compile(r"基點|bps|basis point", re.I)
 # A gold display string with a currency or a unit is not a percentage (「NT$0.16」, 「1.52 倍」).
 _NOT_PERCENT_GOLD = re.compile(r"\$|元|倍|萬|億|千|股|次|天|年|bps|基點", re.I)
 
@@ -93,11 +92,21 @@ def is_percent_question(gold_answer: str | None, *questions: str | None) -> bool
     if is_bps_question(*questions):  # 「殖利率上升幾個基點」 asks for basis points
         return False
     # 「負債對權益比率（以倍數表示）」 asks for a multiple, not a percentage.
-    return any(q and _PERCENT_QUESTION.search(q) and not _TIMES_CUES.search(q) for q in questions)
+    return any(q and _may_ask_percent(q) and _PERCENT_QUESTION.search(q) and not _TIMES_CUES.search(q)
+               for q in questions)
+
+
+_PERCENT_HINT_CHARS = frozenset("率比百佔占%％")
+
+
+def _may_ask_percent(q: str) -> bool:
+    """Cheap prefilter: every percent cue holds one of these characters or an English cue word."""
+    return not _PERCENT_HINT_CHARS.isdisjoint(q) or "percent" in q.lower() or "portion" in q.lower() or \
+        "rate" in q.lower()
 
 
 def is_bps_question(*questions: str | None) -> bool:
-    return any(q and _BPS_CUES.search(q) for q in questions)
+    return any(q and ("基點" in q or "bps" in q.lower() or "basis point" in q.lower()) for q in questions)
 
 
 def gold_fraction(gold_value: float, gold_answer: str | None, tol: Tolerance = DEFAULT_TOLERANCE) -> float:
