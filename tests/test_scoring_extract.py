@@ -193,6 +193,13 @@ def test_yes_no(output, gold, expected):
     ("答案：(ABD)", ["A", "B", "D"], "letter", True),
     ("答案：AB", ["A", "C"], "letter", False),
     ("答案：B) 存款保險", ["B"], "letter", True),
+    ("答案：(A)(C)", ["A", "C"], "letter", True),
+    ("答案：(1)(3)", ["1", "3"], "number", True),
+    ("答案：（1）（3）", ["1", "3"], "number", True),
+    ("答案：③", ["3"], "number", True),
+    ("答案：①、④", ["1", "4"], "number", True),
+    ("答案：⑵", ["2"], "number", True),
+    ("答案：(A)(C)", ["A"], "letter", False),
     ("答案：A", ["A", "C"], "letter", False),  # multi-answer needs all
     ("答案：A、B、C", ["A", "C"], "letter", False),  # and nothing else
     ("答案：(2)", ["2"], "number", True),

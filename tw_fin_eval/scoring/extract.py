@@ -199,15 +199,20 @@ _LEAD = re.compile(r"^[\s*「『\"'\[]*(?:選項|選擇|選|option|choice)?\s*",
 _CODE_SEQ = re.compile(r"[(（]?\s*([A-Da-d]|[1-4])\s*[)）]?(?![A-Za-z0-9])")
 _LETTER_RUN = re.compile(r"[(（]?([A-Da-d]{2,4})[)）]?(?![A-Za-z])")
 _SEP = re.compile(r"\s*(?:,|，|、|和|及|與|/|&|and|\s)\s*", re.I)
+# Circled and parenthesised digits as option codes: ③ / ⑶ / ❸ → (3).
+_CIRCLED = {0x2460 + i: f"({i + 1})" for i in range(4)}
+_CIRCLED.update({0x2474 + i: f"({i + 1})" for i in range(4)})
+_CIRCLED.update({0x2776 + i: f"({i + 1})" for i in range(4)})
 _LOOSE_LETTER = re.compile(r"(?<![A-Za-z])[A-D](?![A-Za-z])")
 
 
 def parse_choice_codes(text: str | None) -> list[str]:
-    """Option codes at the start of an answer: 「B」, 「(2)」, 「A、C」, 「選項 B：…」, "B and D".
+    """Option codes at the start of an answer: 「B」, 「(2)」, 「A、C」, 「(A)(C)」, 「AC」, 「③」, 「選項 B：…」,
+    "B and D".
     Codes come back upper-case letters or digits, in order, without duplicates."""
     if not text:
         return []
-    t = clean_latex(normalize(text)).strip()
+    t = clean_latex(normalize(text)).translate(_CIRCLED).strip()
     t = t.split("\n", 1)[0]
     pos = _LEAD.match(t).end()
     run = _LETTER_RUN.match(t, pos)
@@ -222,6 +227,8 @@ def parse_choice_codes(text: str | None) -> list[str]:
         if code not in codes:
             codes.append(code)
         pos = m.end()
+        if m.group(0).rstrip().endswith((")", "）")) and t.startswith(("(", "（"), pos):
+            continue  # 「(A)(C)」: bracketed codes need no separator
         sep = _SEP.match(t, pos)
         if not sep or sep.end() == pos:
             break
