@@ -75,6 +75,9 @@ def test_conclusion_protocol():
 
 
 def test_plugin_protocol_registration():
+    from tw_fin_eval.scoring.plugins import load_plugins
+
+    load_plugins()
     """A new benchmark registers its own protocol for its task type (FinSearchComp does this)."""
 
     class Binary(judge.JudgeProtocol):
@@ -91,6 +94,7 @@ def test_plugin_protocol_registration():
                 return judge.Verdict("no_ground_truth", raw=raw)
             return judge.Verdict(judge.SCORED, correct=obj["score"] == 1, raw=raw)
 
+    before = judge.TASK_PROTOCOLS.get("open_judge")  # FinSearchComp's, when its plug-in is loaded
     judge.register_protocol(Binary())
     judge.register_task_protocol("open_judge", "test_binary")
     try:
@@ -110,7 +114,10 @@ def test_plugin_protocol_registration():
         md = report.report_markdown(out, rows, inputs={})
         assert "| dataset | scored | missing | no_ground_truth |" in md and "| X | 1 | 1 | 1 |" in md
     finally:
-        judge.TASK_PROTOCOLS.pop("open_judge", None)
+        if before is None:
+            judge.TASK_PROTOCOLS.pop("open_judge", None)
+        else:
+            judge.TASK_PROTOCOLS["open_judge"] = before
         judge.PROTOCOLS.pop("test_binary", None)
 
 
@@ -291,3 +298,11 @@ def test_judge_refusing_auth_stops_calling():
         verdicts = runner.run([JudgeRequest(None, f"q{i}", "conclusion") for i in range(6)])
     assert runner.calls == 1 and all(vs[0].outcome == judge.PENDING for vs in verdicts)
     assert "refused" in verdicts[-1][0].reason and "wrong-key" not in verdicts[-1][0].reason
+
+
+def test_finsearchcomp_protocol_is_loaded_by_default():
+    from tw_fin_eval.scoring.plugins import load_plugins
+
+    load_plugins()
+    protocol = judge.protocol_for("open_judge")
+    assert protocol is not None and protocol.name == "finsearchcomp"
