@@ -9,7 +9,13 @@ import pytest
 from tw_fin_eval import paths
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.glossary import load_glossary, parse_glossary
-from tw_fin_eval.zhcheck.rules import check_zh, find_english_residue, find_prc_terms
+from tw_fin_eval.zhcheck.rules import (
+    check_translation,
+    check_zh,
+    find_english_residue,
+    find_prc_terms,
+    missing_numerals,
+)
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +65,49 @@ def test_every_starred_advice_is_enforced(glossary):
             continue
         for bad in re.findall(r"「([^」]+)」", term.note.partition("不用")[2].partition("（")[0]):
             assert find_prc_terms(bad) or bad in by_required, (term.en, bad)
+
+
+def test_each_english_term_listed_once(glossary):
+    seen: dict[str, str] = {}
+    for term in glossary.terms:
+        key = " ".join(term.en.lower().split())
+        assert key not in seen, (term.en, seen[key])
+        seen[key] = term.zh
+
+
+def test_terms_obey_the_numeral_rule(glossary):
+    """The glossary's own advice keeps every Arabic numeral of the English (tier 1 → 第 1 類, not 第一類)."""
+    for term in glossary.terms:
+        assert missing_numerals(term.en, term.zh) == [], term
+
+
+def test_translator_decisions_are_in_the_term_table(glossary):
+    terms = {t.en: t.zh for t in glossary.terms}
+    assert terms["backlog"] == "未完成訂單"
+    assert terms["tier 1 / tier 2 capital"] == "第 1 類／第 2 類資本"
+    assert "第 3 等級" in terms["level 1 / level 2 / level 3 inputs"]
+    assert terms["S&P 500"] == "標普 500"
+    assert terms["tax positions"] == "稅務部位" and terms["uncertain tax positions"] == "不確定稅務部位"
+    assert terms["lapse of statute of limitations"] == "核課期間屆滿"
+    assert terms["equity compensation plans"] == "權益酬勞計畫" and terms["peer group"] == "同業群組"
+    assert terms["customer premises equipment"] == "用戶端設備"
+    assert terms["assets under supervision"] == "受監管資產（AUS）"
+
+
+@pytest.mark.parametrize("en,bad,good", [
+    ("the backlog was $ 5 million at year end", "未交貨訂單於年底為 $ 5 百萬", "未完成訂單於年底為 $ 5 百萬"),
+    ("uncertain tax positions of $ 5 million", "不確定租稅立場 $ 5 百萬", "不確定稅務部位 $ 5 百萬"),
+    ("due to the lapse of statutes of limitation", "因法定時效屆滿", "因核課期間屆滿"),
+    ("the lapse of statute of limitations in 2012", "2012 年法定時效屆滿", "2012 年核課期間屆滿"),
+    ("tier 1 capital ratio of 12.1% ( 12.1 % ) and 1 other",
+     "第一類資本比率為 12.1%（12.1 %）及其他 1 項", "第 1 類資本比率為 12.1%（12.1 %）及其他 1 項"),
+    ("level 3 assets of $ 3 million", "第三等級資產 $ 3 百萬", "第 3 等級資產 $ 3 百萬"),
+])
+def test_decided_renderings_are_enforced(en, bad, good):
+    """The losing variant of a translators' DECISION is reported even where the numeral rule cannot see it."""
+    findings = [f for f in check_translation(en, bad) if f.rule == "convention"]
+    assert len(findings) == 1 and findings[0].fix in good, findings
+    assert check_translation(en, good) == []
 
 
 def test_not_listed_as_forbidden(glossary):
