@@ -223,3 +223,26 @@ def test_percent_prefilter_covers_every_cue():
     cues = match._PERCENT_WORDS.split("|") + ["以 % 表示", "（%）", "單位：%", "in %", "PERCENTAGE"]
     assert all(match._may_ask_percent(c) for c in cues)
     assert all(match._PERCENT_QUESTION.search(c) for c in cues)
+
+
+@pytest.mark.parametrize("text", [
+    "(" + " " * 5000 + "x", "-" + " " * 5000 + "x", "答案" + " " * 5000 + "x", "NT$" + " " * 5000, "負" + " " * 5000 + "x",
+    "( " * 3000, "1 " * 5000, "答案：" + "(A" * 2000, "{" * 3000, '{"score": "' + " " * 5000 + '8"}', "<think>" * 3000,
+    "</think>" * 3000 + "答案：1", "步驟 1：" * 2000,
+], ids=lambda t: f"{t[:6]!r}x{len(t)}")
+def test_degenerate_outputs_are_linear_time(text):
+    """A model that loops (runs of spaces, brackets, tags) must not stall the scorer (no catastrophic
+    backtracking): every reader finishes quickly on 5–20 kB of junk."""
+    import time
+
+    from tw_fin_eval.scoring import judge, tasks
+
+    start = time.perf_counter()
+    extract.extract_number(text)
+    extract.extract_choice(text)
+    extract.extract_yes_no(text)
+    extract.extract_conclusion(text)
+    match.match_numeric(text, 1.0, questions=[text])
+    tasks.step_recall(text, [{"label": text[:40], "value": 1.0}])
+    judge.PROTOCOLS["score_0_10"].parse(text, judge.JudgeRequest(None, "", "score_0_10"))
+    assert time.perf_counter() - start < 2.0

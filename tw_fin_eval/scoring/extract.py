@@ -26,10 +26,8 @@ LAST_LINE = "last_line"
 NONE = "none"
 FLEXIBLE_MODES = frozenset({BOXED, LAST_NUMBER, LAST_LINE})
 
-_THINK_BLOCK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.S | re.I)
-_THINK_OPEN = re.compile(r"<think(?:ing)?>", re.I)
-_THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.I)
-_MARKER = re.compile(r"(?:答案|answer)\s*(?:\*\*|__)?\s*[:：]", re.I)
+_THINK_TAG = re.compile(r"</?think(?:ing)?>", re.I)
+_MARKER = re.compile(r"(?:答案|answer)[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}[:：]", re.I)
 _BOXED = re.compile(r"\\boxed\s*\{")
 _LATEX_WRAP = re.compile(r"\\(?:text|mathrm|textbf|mathbf|operatorname)\s*\{([^{}]*)\}")
 _STEP_LABEL = re.compile(r"(?:步驟|Step)\s*\d+\s*[:：.、]?", re.I)
@@ -37,19 +35,28 @@ _STEP_LABEL = re.compile(r"(?:步驟|Step)\s*\d+\s*[:：.、]?", re.I)
 
 def strip_think(text: str | None) -> str:
     """Remove reasoning: closed <think> blocks; an unclosed <think> (the model ran out of tokens while
-    thinking) drops everything after it; a stray </think> drops everything before it."""
+    thinking) drops everything after it; a stray </think> drops everything before it. One linear pass
+    over the tags (a regex with a lazy .*? per tag would be quadratic on degenerate output)."""
     if not text:
         return ""
     if "think" not in text and "THINK" not in text and "Think" not in text:
         return text.strip()
-    out = _THINK_BLOCK.sub("", text)
-    close = list(_THINK_CLOSE.finditer(out))
-    if close:
-        out = out[close[-1].end():]
-    opened = _THINK_OPEN.search(out)
-    if opened:
-        out = out[:opened.start()]
-    return out.strip()
+    kept: list[str] = []
+    pos, inside = 0, False
+    for tag in _THINK_TAG.finditer(text):
+        closing = tag.group(0)[1] == "/"
+        if inside:
+            if closing:
+                inside, pos = False, tag.end()
+            continue
+        if closing:  # a close with no open: everything so far was reasoning
+            kept, pos = [], tag.end()
+        else:
+            kept.append(text[pos:tag.start()])
+            inside = True
+    if not inside:
+        kept.append(text[pos:])
+    return "".join(kept).strip()
 
 
 def clean_latex(text: str) -> str:
@@ -195,10 +202,10 @@ def extract_yes_no(output: str | None) -> tuple[str, str | None]:
 
 
 # ---- multiple choice --------------------------------------------------------------------------------------
-_LEAD = re.compile(r"^[\s*「『\"'\[]*(?:選項|選擇|選|option|choice)?\s*", re.I)
+_LEAD = re.compile(r"^[ \t*「『\"'\[]{0,10}(?:選項|選擇|選|option|choice)?[ \t]{0,3}", re.I)
 _CODE_SEQ = re.compile(r"[(（]?\s*([A-Da-d]|[1-4])\s*[)）]?(?![A-Za-z0-9])")
 _LETTER_RUN = re.compile(r"[(（]?([A-Da-d]{2,4})[)）]?(?![A-Za-z])")
-_SEP = re.compile(r"\s*(?:,|，|、|和|及|與|/|&|and|\s)\s*", re.I)
+_SEP = re.compile(r"[ \t]{0,3}(?:,|，|、|和|及|與|/|&|and|[ \t])[ \t]{0,3}", re.I)
 # Circled and parenthesised digits as option codes: ③ / ⑶ / ❸ → (3).
 _CIRCLED = {0x2460 + i: f"({i + 1})" for i in range(4)}
 _CIRCLED.update({0x2474 + i: f"({i + 1})" for i in range(4)})

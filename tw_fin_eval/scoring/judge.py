@@ -170,7 +170,7 @@ def as_number(value: Any) -> float | None:
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, str):
-        m = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*(?:/\s*10|分)?\s*", value)
+        m = re.fullmatch(r"(-?\d+(?:\.\d+)?) ?(?:/ ?10|分)?", value.strip())
         if m:
             return float(m.group(1))
     return None

@@ -73,11 +73,11 @@ _PERCENT_WORDS = (r"百分比|百分率|百分點|比率|比例|比重|佔比|�
                   r"報酬率|收益率|殖利率|利潤率|毛利率|淨利率|利率|稅率|percent|growth rate|rate of return|"
                   r"portion|proportion")
 # The question asks for a percentage (a bare "%" in the set-up, 「權益占 55%」, does not).
-_PERCENT_QUESTION = re.compile(_PERCENT_WORDS + r"|以\s*[%％]\s*表示|[（(]\s*[%％]\s*[)）]|單位\s*[:：]?\s*[%％]|in %",
+_PERCENT_QUESTION = re.compile(_PERCENT_WORDS + r"|以 ?[%％] ?表示|[（(] ?[%％] ?[)）]|單位 ?[:：]? ?[%％]|in %",
                                re.I)
 # A step label that names a rate (step_recall also tries 100× for these).
 _PERCENT_CUES = re.compile(_PERCENT_WORDS + r"|%|％", re.I)
-_TIMES_CUES = re.compile(r"以倍數表示|幾倍|倍數|多少倍|[（(]\s*倍\s*[)）]|times", re.I)
+_TIMES_CUES = re.compile(r"以倍數表示|幾倍|倍數|多少倍|[（(] ?倍 ?[)）]|times", re.I)
 # A gold display string with a currency or a unit is not a percentage (「NT$0.16」, 「1.52 倍」).
 _NOT_PERCENT_GOLD = re.compile(r"\$|元|倍|萬|億|千|股|次|天|年|bps|基點", re.I)
 

@@ -42,24 +42,27 @@ _CURRENCY_AFTER = r"(?:新台幣元|新臺幣元|美元|港元|台幣|臺幣|元
 _UNIT = (r"(?:%|個百分點|百分點|bps|bp|個基點|基點|兆|十億|千萬|百萬|億|萬|千|"
          r"trillion|billion|million|thousand|bn)")
 
+# Whitespace inside a number is bounded ({0,2}): unbounded runs between the optional parts would let the
+# regex try every split of a long run of spaces (catastrophic backtracking on degenerate model output).
+_SP = r"[ \t]{0,2}"
 _NUM_RE = re.compile(
     rf"""
     (?=[-+(\d.$NUHT新台臺百美負])  # cheap first-character filter: most positions fail here
-    (?P<lparen>\(\s*)?
-    (?:(?<![0-9A-Za-z])(?P<sign>[-+]|負(?=\s*[\d.$NUHT新台臺美]|\s*百分之)))?\s*   # a sign glued to a digit/letter is a range or hyphen (2015-2016)
-    (?P<pct_prefix>百分之\s*)?
-    (?P<cur>{_CURRENCY_BEFORE})?\s*
-    (?:(?<![0-9A-Za-z])(?P<sign2>[-+]))?\s*
+    (?P<lparen>\({_SP})?
+    (?:(?<![0-9A-Za-z])(?P<sign>[-+]|負(?={_SP}[\d.$NUHT新台臺美]|{_SP}百分之)))?{_SP}   # a sign glued to a digit/letter is a range or hyphen (2015-2016)
+    (?P<pct_prefix>百分之{_SP})?
+    (?P<cur>{_CURRENCY_BEFORE})?{_SP}
+    (?:(?<![0-9A-Za-z])(?P<sign2>[-+]))?{_SP}
     (?<![0-9A-Za-z_])                       # digits glued to letters are names (Q3, FY2015), not quantities
     (?P<num>(?:\d{{1,3}}(?:,\d{{3}})+(?![\d])|\d+)(?:\.\d+)?|\.\d+)
     (?P<exp>[eE][-+]?\d{{1,3}}(?![\w]))?
     (?:[ ]?(?P<unit>{_UNIT})(?![A-Za-z]))?
     (?:[ ]?(?P<cur2>{_CURRENCY_AFTER})(?![A-Za-z]))?
-    (?P<rparen>\s*\))?
+    (?P<rparen>{_SP}\))?
     """,
     re.X | re.I,
 )
-_DATE_SUFFIX = re.compile(r"\s*(?:年|月|日|季|週|周)")
+_DATE_SUFFIX = re.compile(r"[ \t]{0,2}(?:年|月|日|季|週|周)")
 
 
 @dataclass(slots=True)

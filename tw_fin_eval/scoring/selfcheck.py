@@ -35,7 +35,7 @@ from tw_fin_eval.errors import InputError
 from tw_fin_eval.scoring import engine, match, report, samples, tasks
 
 RULE_TASKS = ("numeric", "conversation_numeric", "numeric_cot", "mcq")
-_ANSWER_LINE = re.compile(r"\n?[^\n]*答案[:：][^\n]*\s*$")
+_ANSWER_MARK = re.compile(r"答案[:：]")
 _FULLWIDTH_DIGITS = str.maketrans("0123456789.", "０１２３４５６７８９．")
 
 
@@ -104,7 +104,10 @@ def gold_output(record: dict[str, Any], turn: int | None) -> str:
         return numeric_text(float(gold["answer_value"]), gold.get("answer"), qs, key)
     if tt == "numeric_cot":
         # The gold solution may already end with its own 「答案：」 line; the format under test replaces it.
-        solution = _ANSWER_LINE.sub("", record.get("solution") or "").rstrip()
+        lines = (record.get("solution") or "").rstrip().split("\n")
+        if lines and _ANSWER_MARK.search(lines[-1]):
+            lines.pop()
+        solution = "\n".join(lines).rstrip()
         if record.get("answer_type") == "categorical":
             return f"{solution}\n答案：{record['answer_text']}"
         body = numeric_text(float(record["answer_value"]), record.get("answer"), [record.get("question")], key)
