@@ -103,7 +103,6 @@ class TaskScorer:
         first = verdicts[0]
         item.judge_verdict = first.to_json() if len(verdicts) == 1 else [v.to_json() for v in verdicts]
         item.judge_raw = first.raw if len(verdicts) == 1 else [v.raw for v in verdicts]
-        item.judge_request = item.judge_request  # kept for agreement stats by the caller
         if first.outcome == judge.SCORED:
             item.status, item.correct, item.score, item.decided_by = SCORED, first.correct, first.score, JUDGE
         else:
