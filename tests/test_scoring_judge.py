@@ -306,3 +306,39 @@ def test_finsearchcomp_protocol_is_loaded_by_default():
     load_plugins()
     protocol = judge.protocol_for("open_judge")
     assert protocol is not None and protocol.name == "finsearchcomp"
+
+
+def test_judge_cache_reuses_replies_across_runs(tmp_path):
+    """--judge-cache: a re-run asks the judge only for what it has not answered yet (after Ctrl-C, a judge
+    outage or to re-score); a line cut short by an interruption is skipped."""
+    recs = samples.sample_records()
+    runs = _outputs(recs)
+    cache = tmp_path / "judge_cache.jsonl"
+
+    def reply(body):
+        return _judge_reply(body).replace("這題我無法評分。", '{"conclusion_correct": false, "score": 3}')
+
+    with server_mod.FakeOpenAIServer(reply) as srv:
+        cfg = JudgeConfig(srv.url, "j", max_retries=0, cache_path=str(cache))
+        first = engine.score(recs, runs, judge_config=cfg, progress=False)
+        assert first.judge_calls == 3 and first.judge_cache_hits == 0
+    lines = cache.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 3 and all(json.loads(x)["key"] for x in lines)
+    cache.write_text("\n".join(lines) + '\n{"key": "cut-sho', encoding="utf-8")  # interrupted mid-line
+
+    # the judge is down now: everything it already answered still counts
+    down = JudgeConfig(f"http://127.0.0.1:{_closed_port()}/v1", "j", max_retries=0, cache_path=str(cache))
+    second = engine.score(recs, runs, judge_config=down, progress=False)
+    assert second.judge_cache_hits == 3
+    by1 = {it.id: (it.status, it.correct, it.score) for it in first.items}
+    by2 = {it.id: (it.status, it.correct, it.score) for it in second.items}
+    assert by1 == by2
+
+    # a different judge model does not reuse another model's replies
+    with server_mod.FakeOpenAIServer(reply) as srv:
+        other = engine.score(recs, runs, judge_config=JudgeConfig(srv.url, "j2", max_retries=0, cache_path=str(cache)),
+                             progress=False)
+        assert other.judge_calls == 3 and other.judge_cache_hits == 0
+    rows = [json.loads(x) for x in cache.read_text(encoding="utf-8").splitlines() if x.startswith('{"key": "') and
+            x.endswith("}")]
+    assert len(rows) == 6 and {r["model"] for r in rows} == {"j", "j2"}

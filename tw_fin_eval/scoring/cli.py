@@ -42,6 +42,9 @@ def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--judge-timeout", type=float, default=120.0)
     g.add_argument("--judge-retries", type=int, default=2)
     g.add_argument("--judge-repeats", type=int, default=1, help="judge every item N times (2 → agreement stats)")
+    g.add_argument("--judge-cache", default=None, metavar="FILE",
+                   help="keep every judge reply in FILE (JSONL) and reuse it on the next run: re-scoring, or "
+                        "re-running after Ctrl-C, does not ask the judge again")
     g.add_argument("--judge-extra", default=None,
                    help='JSON merged into each judge request, e.g. \'{"temperature": 0.7}\' (default temperature 0)')
 
@@ -66,7 +69,8 @@ def judge_config_from_args(args: argparse.Namespace) -> judge.JudgeConfig:
         key = os.environ.get("JUDGE_API_KEY") or os.environ.get("OPENAI_API_KEY")
     return judge.JudgeConfig(base_url=args.judge_base_url, model=args.judge_model, api_key=key,
                              timeout=args.judge_timeout, max_retries=args.judge_retries,
-                             concurrency=args.judge_concurrency, repeats=args.judge_repeats, params=params)
+                             concurrency=args.judge_concurrency, repeats=args.judge_repeats, params=params,
+                             cache_path=args.judge_cache)
 
 
 def expand(patterns: list[str]) -> list[str]:

@@ -112,6 +112,7 @@ class Outcome:
     agreement: dict[str, Any] | None
     judge_calls: int
     judge_config: judge_mod.JudgeConfig
+    judge_cache_hits: int = 0
 
 
 def score(records: Sequence[dict[str, Any]], runs: RunsIndex, *, issues: Issues | None = None,
@@ -167,4 +168,5 @@ def score(records: Sequence[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
     for it in items:
         it.judge_request = None
     return Outcome(items=items, issues=issues, agreement=agreement,
-                   judge_calls=runner.calls if runner is not None else 0, judge_config=cfg)
+                   judge_calls=runner.calls if runner is not None else 0, judge_config=cfg,
+                   judge_cache_hits=runner.cache_hits if runner is not None else 0)

@@ -28,7 +28,9 @@ Built-in protocols:
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
+import os
 import re
 import sys
 import threading
@@ -36,6 +38,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 SCORED = "scored"
@@ -363,6 +366,7 @@ class JudgeConfig:
     max_retries: int = 2
     concurrency: int = 4
     repeats: int = 1  # 2 → every item judged twice, agreement reported
+    cache_path: str | None = None  # JudgeCache file: replies reused across runs
     params: dict[str, Any] = field(default_factory=lambda: {"temperature": 0.0})
 
     @property
@@ -371,6 +375,60 @@ class JudgeConfig:
 
     def __repr__(self) -> str:  # the key never appears in a repr
         return f"JudgeConfig(base_url={self.base_url!r}, model={self.model!r}, repeats={self.repeats})"
+
+
+class JudgeCache:
+    """Judge replies kept across runs, so an interrupted or repeated `score` does not pay for them again.
+    JSONL, one line per successful call, appended and flushed as each reply arrives:
+    {"key", "model", "raw", "raw_content"}; key = sha256 of (model, request parameters, messages, repeat
+    number). Replies are stored, verdicts are not: a better parser re-reads old replies. A line cut short
+    by an interruption is skipped."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._data: dict[str, tuple[str | None, str | None]] = {}
+        self._fh: Any = None
+        if self.path.is_file():
+            with self.path.open("rb") as fh:
+                for line in fh:
+                    try:
+                        row = json.loads(line)
+                    except (json.JSONDecodeError, UnicodeDecodeError):
+                        continue
+                    if isinstance(row, dict) and isinstance(row.get("key"), str):
+                        self._data[row["key"]] = (row.get("raw"), row.get("raw_content"))
+
+    @staticmethod
+    def key(model: str | None, params: dict[str, Any], messages: list[dict[str, str]], repeat: int) -> str:
+        blob = json.dumps([model, params, messages, repeat], ensure_ascii=False, sort_keys=True)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    def get(self, key: str) -> tuple[str | None, str | None] | None:
+        return self._data.get(key)
+
+    def put(self, key: str, model: str | None, raw: str | None, raw_content: str | None) -> None:
+        with self._lock:
+            self._data[key] = (raw, raw_content)
+            if self._fh is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                needs_newline = self.path.is_file() and self.path.stat().st_size > 0 and \
+                    not self.path.read_bytes().endswith(b"\n")  # after a line cut short
+                self._fh = self.path.open("a", encoding="utf-8")
+                if needs_newline:
+                    self._fh.write("\n")
+            self._fh.write(json.dumps({"key": key, "model": model, "raw": raw, "raw_content": raw_content},
+                                      ensure_ascii=False) + "\n")
+            self._fh.flush()
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fh is not None:
+                self._fh.close()
+                self._fh = None
 
 
 ChatFn = Callable[[list[dict[str, str]]], Any]
@@ -389,6 +447,8 @@ class JudgeRunner:
         self._lock = threading.Lock()
         self.progress = progress
         self.calls = 0
+        self.cache_hits = 0
+        self.cache = JudgeCache(config.cache_path) if config.cache_path else None
 
     def _get_client(self) -> Any:
         if self._client is None:
@@ -398,7 +458,15 @@ class JudgeRunner:
                                       timeout=self.config.timeout, max_retries=self.config.max_retries)
         return self._client
 
-    def _one(self, request: JudgeRequest) -> Verdict:
+    def _one(self, request: JudgeRequest, repeat: int = 0) -> Verdict:
+        key = None
+        if self.cache is not None:
+            key = JudgeCache.key(self.config.model, self.config.params, request.messages(), repeat)
+            hit = self.cache.get(key)
+            if hit is not None:
+                with self._lock:
+                    self.cache_hits += 1
+                return self._parse(request, hit[0], hit[1])
         if self._down_reason:
             return Verdict(PENDING, reason=self._down_reason)
         result = self._get_client().chat(request.messages(), model=self.config.model, **self.config.params)
@@ -419,10 +487,17 @@ class JudgeRunner:
         with self._lock:
             self._consecutive_unreachable = 0
         raw = result.content if result.content is not None else getattr(result, "raw_content", None)
+        raw_content = getattr(result, "raw_content", None)
+        if self.cache is not None and key is not None:
+            self.cache.put(key, self.config.model, raw, raw_content)
+        return self._parse(request, raw, raw_content)
+
+    @staticmethod
+    def _parse(request: JudgeRequest, raw: str | None, raw_content: str | None) -> Verdict:
         protocol = PROTOCOLS[request.protocol]
         verdict = protocol.parse(raw, request)
-        if verdict.outcome == MISSING and getattr(result, "raw_content", None) and result.raw_content != raw:
-            alt = protocol.parse(result.raw_content, request)  # a verdict left inside <think>
+        if verdict.outcome == MISSING and raw_content and raw_content != raw:
+            alt = protocol.parse(raw_content, request)  # a verdict left inside <think>
             if alt.outcome != MISSING:
                 verdict = alt
         return verdict
@@ -440,7 +515,7 @@ class JudgeRunner:
         futures: dict = {}
         try:
             for i, r in jobs:  # a loop, not a comprehension: on Ctrl-C `futures` holds what was submitted
-                futures[pool.submit(self._one, requests[i])] = (i, r)
+                futures[pool.submit(self._one, requests[i], r)] = (i, r)
             for fut in as_completed(futures):
                 i, r = futures[fut]
                 out[i][r] = fut.result()
@@ -460,6 +535,8 @@ class JudgeRunner:
         finally:
             pool.shutdown(wait=True)
             bar.close()
+            if self.cache is not None:
+                self.cache.close()
         return [[v for v in vs if v is not None] for vs in out]
 
 

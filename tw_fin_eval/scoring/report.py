@@ -158,7 +158,8 @@ def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs:
                      + " — gold = turn k saw the gold answers of earlier turns (the paper setting)")
     parts.append(f"- tolerance: relative ≤ {inputs.get('rel_tol')}, absolute ≤ {inputs.get('abs_tol')} "
                  "(percent questions: in percentage points)")
-    judge_line = (f"{cfg.model} at {_public_url(cfg.base_url)} (repeats {cfg.repeats}, {outcome.judge_calls} calls)"
+    judge_line = (f"{cfg.model} at {_public_url(cfg.base_url)} (repeats {cfg.repeats}, {outcome.judge_calls} calls"
+                  + (f", {outcome.judge_cache_hits} replies from the cache)" if outcome.judge_cache_hits else ")")
                   if cfg.enabled else "none (judged items are pending)")
     parts += [f"- judge: {judge_line}", ""]
     parts += ["Accuracy = correct / (decided + failed generations); rules decide first, the judge only where "
