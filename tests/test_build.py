@@ -156,9 +156,15 @@ def test_check_zh_recognises_an_overlay_copy_outside_translations(tmp_path, sour
     assert files == 1
     assert {(i.item_id, i.field, i.rule) for i in issues} >= {("INTC/2015/page_41.pdf-4", "question", "simplified")}
     assert all(i.line == 2 for i in issues)
-    # numeral-only cells must stay identical: a changed number is a structural error naming line and cell
+    # numeral-only cells must stay identical: a changed number is a rule finding naming line and cell …
     bad = dict(ETR, table=[row[:] for row in ETR_TABLE])
     bad["table"][1][1] = "$ 5753"
+    copy = write_overlay(tmp_path, "elsewhere", "bad.jsonl", [bad])
+    _, issues = check_paths([str(copy)], str(sources_root))
+    assert [(i.line, i.field, i.rule) for i in issues] == [(1, "table", "table_cell")]
+    assert "第 1 列第 1 欄" in issues[0].message and "$ 5735" in issues[0].message
+    # … while a table of the wrong shape is a structural error that stops the check
+    bad["table"] = bad["table"][:-1]
     copy = write_overlay(tmp_path, "elsewhere", "bad.jsonl", [bad])
     with pytest.raises(InputError, match=r"bad\.jsonl:1 id=ETR/2016/page_23\.pdf-2 field=table"):
         check_paths([str(copy)], str(sources_root))
@@ -178,7 +184,7 @@ def test_check_zh_on_built_records(tmp_path, sources_root):
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), encoding="utf-8")
     found = {(i.line, i.field, i.rule) for i in check_jsonl(path)}
     assert (2, "question", "simplified") in found
-    assert (1, "context.table", "table_shape") in found or any(f[0] == 1 and f[1] == "context.table" for f in found)
+    assert (1, "context.table", "table_cell") in found
 
 
 def test_full_build_writes_every_subset_and_finsearchcomp(tmp_path, sources_root):

@@ -316,7 +316,7 @@ def test_table_cells_without_letters_must_be_identical(row, col, value):
     bad = [r[:] for r in ZH_TABLE]
     bad[row][col] = value
     (f,) = table_issues(EN_TABLE, bad)
-    assert f.rule == "table_shape" and f"第 {row} 列第 {col} 欄" in f.message and f.text == value
+    assert f.rule == "table_cell" and f"第 {row} 列第 {col} 欄" in f.message and f.text == value
 
 
 def test_table_text_cells_are_checked_as_translations():

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from tw_fin_eval.glossary import Glossary, load_glossary
 
-RULES = ("simplified", "prc_term", "numeral_missing", "table_shape", "english_residue", "convention")
+RULES = ("simplified", "prc_term", "numeral_missing", "table_shape", "table_cell", "english_residue", "convention")
 _CONTEXT = 20  # characters of context each side of an offending span (Finding.text ≤ 60 chars)
 
 
@@ -583,7 +583,7 @@ def table_issues(en_table: list[list[str]], zh_table: list[list[str]]) -> list[F
         for c, (en_cell, zh_cell) in enumerate(zip(en_row, zh_row)):
             if not _LATIN_RE.search(en_cell):
                 if en_cell != zh_cell:
-                    findings.append(Finding("table_shape",
+                    findings.append(Finding("table_cell",
                                             f"第 {r} 列第 {c} 欄沒有英文字母，必須與原文相同：「{en_cell}」",
                                             zh_cell[:60], found=zh_cell, fix=en_cell))
                 continue
