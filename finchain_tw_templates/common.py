@@ -195,6 +195,16 @@ def times(x: float, digits: int = 2) -> str:
     return num(x, digits) + " 倍"
 
 
+def multiple_value(x: float) -> str:
+    """A multiple in a solution line, shown like every other intermediate value: 「1.5 倍」."""
+    return f"{fmt_value(x)} 倍"
+
+
+def pick_year(rng: random.Random) -> int:
+    """A recent fiscal year for a scenario."""
+    return rng.randint(2020, 2025)
+
+
 def fmt_value(x: float) -> str:
     """How an intermediate value is shown in a solution line: thousands separators, up to 4 decimals,
     trailing zeros dropped (small values keep 4 significant decimals)."""

@@ -14,6 +14,7 @@ from finchain_tw_templates.common import (
     pick_company,
     pick_money,
     pick_rate,
+    pick_year,
     plus,
 )
 from finchain_tw_templates.core import Problem, template
@@ -21,16 +22,13 @@ from finchain_tw_templates.core import Problem, template
 D = "accounting"
 
 
-def _year(rng: random.Random) -> int:
-    return rng.randint(2020, 2025)
-
 
 # ---------------------------------------------------------------- balance_sheets
 
 
 @template(D, "balance_sheets", "balance_sheets_basic1", "基礎")
 def bs_basic1(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     ca = pick_money(rng, 800_000, 6_000_000, 1_000)
     nca = pick_money(rng, 2_000_000, 15_000_000, 1_000)
     tl = pick_money(rng, int((ca + nca) * 0.2), int((ca + nca) * 0.8), 1_000)
@@ -59,7 +57,7 @@ def bs_basic2(rng: random.Random) -> Problem:
 
 @template(D, "balance_sheets", "balance_sheets_intermediate1", "中級")
 def bs_inter1(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     cash = pick_money(rng, 200_000, 2_000_000, 1_000)
     ar = pick_money(rng, 300_000, 2_500_000, 1_000)
     ppe = pick_money(rng, 3_000_000, 12_000_000, 1_000)
@@ -79,7 +77,7 @@ def bs_inter1(rng: random.Random) -> Problem:
 
 @template(D, "balance_sheets", "balance_sheets_intermediate2", "中級")
 def bs_inter2(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     eq0 = pick_money(rng, 5_000_000, 30_000_000, 10_000)
     ni = pick_money(rng, 500_000, 4_000_000, 10_000)
     div = pick_money(rng, 100_000, int(ni * 0.8), 10_000)
@@ -95,7 +93,7 @@ def bs_inter2(rng: random.Random) -> Problem:
 
 @template(D, "balance_sheets", "balance_sheets_advanced1", "進階")
 def bs_adv1(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     cash = pick_money(rng, 300_000, 3_000_000, 1_000)
     ar = pick_money(rng, 400_000, 3_000_000, 1_000)
     inv = pick_money(rng, 500_000, 4_000_000, 1_000)
@@ -126,7 +124,7 @@ def bs_adv1(rng: random.Random) -> Problem:
 
 @template(D, "cash_flow_statements", "cash_flow_statements_basic1", "基礎")
 def cf_basic1(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     cfo = pick_money(rng, 1_000_000, 20_000_000, 10_000)
     capex = pick_money(rng, 200_000, int(cfo * 1.2), 10_000)
     q = (f"{co}公司 {y} 年度營業活動之淨現金流入為 {ntd(cfo)}，當年度購置不動產、廠房及設備支付現金 "
@@ -155,7 +153,7 @@ def cf_basic2(rng: random.Random) -> Problem:
 
 @template(D, "cash_flow_statements", "cash_flow_statements_intermediate1", "中級")
 def cf_inter1(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     ni = pick_money(rng, 500_000, 6_000_000, 1_000)
     dep = pick_money(rng, 100_000, 1_500_000, 1_000)
     d_ar = pick_money(rng, 10_000, 800_000, 1_000)
@@ -195,7 +193,7 @@ def cf_inter2(rng: random.Random) -> Problem:
 
 @template(D, "cash_flow_statements", "cash_flow_statements_advanced1", "進階")
 def cf_adv1(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     ni = pick_money(rng, 1_000_000, 8_000_000, 1_000)
     dep = pick_money(rng, 200_000, 2_000_000, 1_000)
     amort = pick_money(rng, 50_000, 500_000, 1_000)
@@ -318,7 +316,7 @@ def da_adv1(rng: random.Random) -> Problem:
 
 @template(D, "income_statements", "income_statements_basic1", "基礎")
 def is_basic1(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     rev = pick_money(rng, 2_000_000, 50_000_000, 10_000)
     cogs = pick_money(rng, int(rev * 0.4), int(rev * 0.9), 10_000)
     q = (f"{co}公司 {y} 年度營業收入為 {ntd(rev)}，營業成本為 {ntd(cogs)}。請計算該公司的毛利率。{ASK_PCT}")
@@ -344,7 +342,7 @@ def is_basic2(rng: random.Random) -> Problem:
 
 @template(D, "income_statements", "income_statements_intermediate1", "中級")
 def is_inter1(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     rev = pick_money(rng, 5_000_000, 80_000_000, 10_000)
     cogs = pick_money(rng, int(rev * 0.4), int(rev * 0.7), 10_000)
     opex = pick_money(rng, int(rev * 0.05), int(rev * 0.15), 10_000)
@@ -381,7 +379,7 @@ def is_inter2(rng: random.Random) -> Problem:
 
 @template(D, "income_statements", "income_statements_advanced1", "進階")
 def is_adv1(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     rev0 = pick_money(rng, 5_000_000, 60_000_000, 10_000)
     g = pick_rate(rng, -10, 25, 0.5)
     cogs_ratio = pick_rate(rng, 50, 75, 0.5)

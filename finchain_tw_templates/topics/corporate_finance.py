@@ -10,6 +10,7 @@ from finchain_tw_templates.common import (
     ASK_PCT,
     Chain,
     fmt_value,
+    multiple_value,
     ntd,
     num,
     pct,
@@ -28,9 +29,6 @@ def _sh(v: float) -> str:
     return f"{fmt_value(v)} 股"
 
 
-def _x(v: float) -> str:
-    return f"{fmt_value(v)} 倍"
-
 
 # ---------------------------------------------------------------- capital_structure
 
@@ -43,7 +41,7 @@ def cs_basic1(rng: random.Random) -> Problem:
     q = (f"{co}公司的負債總額為 {ntd(debt)}，權益總額為 {ntd(eq)}。請計算該公司的負債對權益比率"
          f"（以倍數表示）。{ASK_NUM}")
     c = Chain()
-    de = c.add("負債對權益比率", debt / eq, f"負債總額 ÷ 權益總額 = {ntd(debt)} ÷ {ntd(eq)}", _x)
+    de = c.add("負債對權益比率", debt / eq, f"負債總額 ÷ 權益總額 = {ntd(debt)} ÷ {ntd(eq)}", multiple_value)
     return c.numeric(q, de, num(de), params={"debt": debt, "eq": eq})
 
 
@@ -225,7 +223,7 @@ def eps_basic2(rng: random.Random) -> Problem:
          f"請計算該公司的本益比（倍）。{ASK_NUM}")
     c = Chain()
     e = c.add("每股盈餘", ni / shares, f"{ntd(ni)} ÷ {shares:,}", lambda v: ntd(v, 4))
-    pe = c.add("本益比", price / e, f"{ntd(price)} ÷ {ntd(e, 4)}", _x)
+    pe = c.add("本益比", price / e, f"{ntd(price)} ÷ {ntd(e, 4)}", multiple_value)
     return c.numeric(q, pe, num(pe), params={"ni": ni, "shares": shares, "price": price})
 
 

@@ -9,20 +9,19 @@ from finchain_tw_templates.common import (
     ASK_PCT,
     Chain,
     fmt_value,
+    multiple_value,
     ntd,
     num,
     pct,
     pick_company,
     pick_money,
     pick_rate,
+    pick_year,
 )
 from finchain_tw_templates.core import Problem, template
 
 D = "ratios"
 
-
-def _x(v: float) -> str:
-    return f"{fmt_value(v)} 倍"
 
 
 def _days(v: float) -> str:
@@ -33,9 +32,6 @@ def _ni_text(ni: int) -> str:
     """「本期淨利 NT$x」 or, for a loss, 「本期淨損 NT$x」 (never 「淨利 -NT$x」)."""
     return f"本期淨利 {ntd(ni)}" if ni >= 0 else f"本期淨損 {ntd(-ni)}"
 
-
-def _year(rng: random.Random) -> int:
-    return rng.randint(2020, 2025)
 
 
 # ---------------------------------------------------------------- efficiency_ratios
@@ -69,7 +65,7 @@ def eff_basic2(rng: random.Random) -> Problem:
 
 @template(D, "efficiency_ratios", "efficiency_ratios_intermediate1", "中級")
 def eff_inter1(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     ta0 = pick_money(rng, 50_000_000, 2_000_000_000, 100_000)
     ta1 = pick_money(rng, int(ta0 * 0.85), int(ta0 * 1.3), 100_000)
     sales = pick_money(rng, int(ta0 * 0.3), int(ta0 * 2.5), 100_000)
@@ -104,7 +100,7 @@ def eff_inter2(rng: random.Random) -> Problem:
 
 @template(D, "efficiency_ratios", "efficiency_ratios_advanced1", "進階")
 def eff_adv1(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     sales = pick_money(rng, 50_000_000, 2_000_000_000, 100_000)
     cogs = pick_money(rng, int(sales * 0.5), int(sales * 0.85), 100_000)
 
@@ -152,7 +148,7 @@ def lev_basic2(rng: random.Random) -> Problem:
     q = (f"{co}公司本年度稅前淨利 {ntd(ebt)}，利息費用 {ntd(interest)}。請計算利息保障倍數。{ASK_NUM}")
     c = Chain()
     ebit = c.add("息前稅前利益", ebt + interest, f"{ntd(ebt)} + {ntd(interest)}", ntd)
-    cov = c.add("利息保障倍數", ebit / interest, f"{ntd(ebit)} ÷ {ntd(interest)}", _x)
+    cov = c.add("利息保障倍數", ebit / interest, f"{ntd(ebit)} ÷ {ntd(interest)}", multiple_value)
     return c.numeric(q, cov, num(cov, 2), params={"ebt": ebt, "interest": interest})
 
 
@@ -165,8 +161,8 @@ def lev_inter1(rng: random.Random) -> Problem:
          f"（倍）。{ASK_NUM}")
     c = Chain()
     eq = c.add("權益總額", ta - tl, f"{ntd(ta)} − {ntd(tl)}", ntd)
-    c.add("負債對權益比率", tl / eq, f"{ntd(tl)} ÷ {ntd(eq)}", _x)
-    em = c.add("權益乘數", ta / eq, f"{ntd(ta)} ÷ {ntd(eq)}", _x)
+    c.add("負債對權益比率", tl / eq, f"{ntd(tl)} ÷ {ntd(eq)}", multiple_value)
+    em = c.add("權益乘數", ta / eq, f"{ntd(ta)} ÷ {ntd(eq)}", multiple_value)
     return c.numeric(q, em, num(em, 2), params={"ta": ta, "tl": tl})
 
 
@@ -182,7 +178,7 @@ def lev_inter2(rng: random.Random) -> Problem:
     c = Chain()
     ebitda = c.add("EBITDA", ebit + da, f"{ntd(ebit)} + {ntd(da)}", ntd)
     nd = c.add("淨負債", debt - cash, f"{ntd(debt)} − {ntd(cash)}", ntd)
-    r = c.add("淨負債對 EBITDA 倍數", nd / ebitda, f"{ntd(nd)} ÷ {ntd(ebitda)}", _x)
+    r = c.add("淨負債對 EBITDA 倍數", nd / ebitda, f"{ntd(nd)} ÷ {ntd(ebitda)}", multiple_value)
     return c.numeric(q, r, num(r, 2), params={"ebit": ebit, "da": da, "debt": debt, "cash": cash})
 
 
@@ -202,9 +198,9 @@ def lev_adv1(rng: random.Random) -> Problem:
     c = Chain()
     cm = c.add("邊際貢獻", units * (price - vc), f"{units:,} × （{ntd(price)} − {ntd(vc)}）", ntd)
     ebit = c.add("息前稅前利益", cm - fixed, f"{ntd(cm)} − {ntd(fixed)}", ntd)
-    dol = c.add("營運槓桿度", cm / ebit, f"{ntd(cm)} ÷ {ntd(ebit)}", _x)
-    dfl = c.add("財務槓桿度", ebit / (ebit - interest), f"{ntd(ebit)} ÷ （{ntd(ebit)} − {ntd(interest)}）", _x)
-    dtl = c.add("綜合槓桿度", dol * dfl, f"{fmt_value(dol)} × {fmt_value(dfl)}", _x)
+    dol = c.add("營運槓桿度", cm / ebit, f"{ntd(cm)} ÷ {ntd(ebit)}", multiple_value)
+    dfl = c.add("財務槓桿度", ebit / (ebit - interest), f"{ntd(ebit)} ÷ （{ntd(ebit)} − {ntd(interest)}）", multiple_value)
+    dtl = c.add("綜合槓桿度", dol * dfl, f"{fmt_value(dol)} × {fmt_value(dfl)}", multiple_value)
     eps = c.add("每股盈餘變動率", dtl * g, f"{fmt_value(dtl)} × {pct(g, 0)}", pct)
     return c.numeric(q, eps, pct(eps), params={"units": units, "price": price, "vc": vc, "fixed": fixed,
                                                "interest": interest, "g": g})
@@ -220,7 +216,7 @@ def liq_basic1(rng: random.Random) -> Problem:
     cl = pick_money(rng, int(ca * 0.3), int(ca * 1.2), 10_000)
     q = f"{co}公司流動資產 {ntd(ca)}，流動負債 {ntd(cl)}。請計算流動比率（倍）。{ASK_NUM}"
     c = Chain()
-    r = c.add("流動比率", ca / cl, f"{ntd(ca)} ÷ {ntd(cl)}", _x)
+    r = c.add("流動比率", ca / cl, f"{ntd(ca)} ÷ {ntd(cl)}", multiple_value)
     return c.numeric(q, r, num(r, 2), params={"ca": ca, "cl": cl})
 
 
@@ -235,7 +231,7 @@ def liq_basic2(rng: random.Random) -> Problem:
          f"請計算速動比率（倍）。{ASK_NUM}")
     c = Chain()
     quick = c.add("速動資產", ca - inv - prepaid, f"{ntd(ca)} − {ntd(inv)} − {ntd(prepaid)}", ntd)
-    r = c.add("速動比率", quick / cl, f"{ntd(quick)} ÷ {ntd(cl)}", _x)
+    r = c.add("速動比率", quick / cl, f"{ntd(quick)} ÷ {ntd(cl)}", multiple_value)
     return c.numeric(q, r, num(r, 2), params={"ca": ca, "inv": inv, "prepaid": prepaid, "cl": cl})
 
 
@@ -255,8 +251,8 @@ def liq_inter1(rng: random.Random) -> Problem:
     c = Chain()
     ca = c.add("流動資產", cash + sec + ar + inv, f"{ntd(cash)} + {ntd(sec)} + {ntd(ar)} + {ntd(inv)}", ntd)
     cl = c.add("流動負債", ap + loan + accrued, f"{ntd(ap)} + {ntd(loan)} + {ntd(accrued)}", ntd)
-    c.add("流動比率", ca / cl, f"{ntd(ca)} ÷ {ntd(cl)}", _x)
-    r = c.add("現金比率", (cash + sec) / cl, f"（{ntd(cash)} + {ntd(sec)}）÷ {ntd(cl)}", _x)
+    c.add("流動比率", ca / cl, f"{ntd(ca)} ÷ {ntd(cl)}", multiple_value)
+    r = c.add("現金比率", (cash + sec) / cl, f"（{ntd(cash)} + {ntd(sec)}）÷ {ntd(cl)}", multiple_value)
     return c.numeric(q, r, num(r, 2), params={"cash": cash, "sec": sec, "ar": ar, "inv": inv, "ap": ap,
                                               "loan": loan, "accrued": accrued})
 
@@ -290,11 +286,11 @@ def liq_adv1(rng: random.Random) -> Problem:
          f"{ntd(pay)}，並賒購存貨 {ntd(buy)}。請計算交易前後的流動比率，以及流動比率的變動。本題答案填交易後流動比率（倍）。"
          f"{ASK_NUM}")
     c = Chain()
-    before = c.add("交易前流動比率", ca / cl, f"{ntd(ca)} ÷ {ntd(cl)}", _x)
+    before = c.add("交易前流動比率", ca / cl, f"{ntd(ca)} ÷ {ntd(cl)}", multiple_value)
     ca1 = c.add("交易後流動資產", ca - pay + buy, f"{ntd(ca)} − {ntd(pay)} + {ntd(buy)}", ntd)
     cl1 = c.add("交易後流動負債", cl - pay + buy, f"{ntd(cl)} − {ntd(pay)} + {ntd(buy)}", ntd)
-    after = c.add("交易後流動比率", ca1 / cl1, f"{ntd(ca1)} ÷ {ntd(cl1)}", _x)
-    c.add("流動比率變動", after - before, f"{fmt_value(after)} − {fmt_value(before)}", _x)
+    after = c.add("交易後流動比率", ca1 / cl1, f"{ntd(ca1)} ÷ {ntd(cl1)}", multiple_value)
+    c.add("流動比率變動", after - before, f"{fmt_value(after)} − {fmt_value(before)}", multiple_value)
     return c.numeric(q, after, num(after, 2), params={"ca": ca, "cl": cl, "pay": pay, "buy": buy,
                                                       "cash": cash_guess})
 
@@ -304,7 +300,7 @@ def liq_adv1(rng: random.Random) -> Problem:
 
 @template(D, "profitability_ratios", "profitability_ratios_basic1", "基礎")
 def prof_basic1(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     e0 = pick_money(rng, 10_000_000, 3_000_000_000, 100_000)
     e1 = pick_money(rng, int(e0 * 0.85), int(e0 * 1.3), 100_000)
     ni = pick_money(rng, int(e0 * -0.05), int(e0 * 0.3), 10_000)
@@ -317,7 +313,7 @@ def prof_basic1(rng: random.Random) -> Problem:
 
 @template(D, "profitability_ratios", "profitability_ratios_basic2", "基礎")
 def prof_basic2(rng: random.Random) -> Problem:
-    co, y = pick_company(rng), _year(rng)
+    co, y = pick_company(rng), pick_year(rng)
     a0 = pick_money(rng, 10_000_000, 5_000_000_000, 100_000)
     a1 = pick_money(rng, int(a0 * 0.85), int(a0 * 1.3), 100_000)
     ni = pick_money(rng, int(a0 * -0.03), int(a0 * 0.15), 10_000)
@@ -341,7 +337,7 @@ def prof_inter1(rng: random.Random) -> Problem:
     c = Chain()
     nm = c.add("淨利率", ni / sales, f"{ntd(ni)} ÷ {ntd(sales)}", pct)
     at = c.add("總資產週轉率", sales / ta, f"{ntd(sales)} ÷ {ntd(ta)}", lambda v: f"{fmt_value(v)} 次")
-    em = c.add("權益乘數", ta / eq, f"{ntd(ta)} ÷ {ntd(eq)}", _x)
+    em = c.add("權益乘數", ta / eq, f"{ntd(ta)} ÷ {ntd(eq)}", multiple_value)
     roe = c.add("權益報酬率", nm * at * em, f"{pct(nm)} × {fmt_value(at)} × {fmt_value(em)}", pct)
     return c.numeric(q, roe, pct(roe), params={"sales": sales, "ni": ni, "ta": ta, "eq": eq})
 
@@ -382,7 +378,7 @@ def prof_adv1(rng: random.Random) -> Problem:
     ib = c.add("利息負擔", ebt / ebit, f"稅前淨利 ÷ 息前稅前利益 = {ntd(ebt)} ÷ {ntd(ebit)}")
     om = c.add("營業利益率", ebit / sales, f"{ntd(ebit)} ÷ {ntd(sales)}", pct)
     at = c.add("總資產週轉率", sales / ta, f"{ntd(sales)} ÷ {ntd(ta)}", lambda v: f"{fmt_value(v)} 次")
-    em = c.add("權益乘數", ta / eq, f"{ntd(ta)} ÷ {ntd(eq)}", _x)
+    em = c.add("權益乘數", ta / eq, f"{ntd(ta)} ÷ {ntd(eq)}", multiple_value)
     roe = c.add("權益報酬率", tb * ib * om * at * em,
                 f"{fmt_value(tb)} × {fmt_value(ib)} × {pct(om)} × {fmt_value(at)} × {fmt_value(em)}", pct)
     return c.numeric(q, roe, pct(roe), params={"sales": sales, "ebit": ebit, "interest": interest, "tax": tax,
