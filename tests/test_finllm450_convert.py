@@ -16,6 +16,7 @@ import pytest
 
 from tests.test_finllm450_synth import LAYOUT, ROWS, SHEET, write_workbook
 from tw_fin_eval import finllm450 as conv
+from tw_fin_eval import prompts
 from tw_fin_eval.cli import main as cli_main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -131,7 +132,7 @@ FULL_0015 = {
     "scoring_points": None,
     "ability_original": "金融知識查詢能力",
     "messages": [
-        {"role": "system", "content": conv.SYSTEM_CASE},
+        {"role": "system", "content": prompts.SYSTEM_CASE},
         {"role": "user", "content": "某出口商預計三個月後收到 100 萬美元貨款，擔心新臺幣升值。\n請說明可使用哪些避險工具，並比較其優缺點。"},
     ],
     "meta": {"translation": "原為繁體中文，未翻譯", "review_status": "bank_fixed", "version": "0.1",
@@ -177,8 +178,8 @@ def test_texts_are_the_cells(converted):
         assert rec["scoring_points"] == row.get("評分重點")
         if rec["task_type"] != "mcq":
             assert rec["reference_answer"] == row["正確答案"] and rec["answer"] is None
-            assert rec["messages"][0]["content"] == (conv.SYSTEM_CASE if rec["task_type"] == "case_study"
-                                                     else conv.SYSTEM_SHORT)
+            assert rec["messages"][0]["content"] == (prompts.SYSTEM_CASE if rec["task_type"] == "case_study"
+                                                     else prompts.SYSTEM_SHORT)
 
 
 def test_summary_counts(converted):
@@ -193,7 +194,7 @@ def test_summary_counts(converted):
 def test_multi_answer_note_when_the_question_does_not_say(tmp_path):
     rows = [dict(ROWS[7], 題目="下列哪些屬於特種個人資料？(A)病歷 (B)電子郵件地址 (C)犯罪前科 (D)職業")]
     result = conv.convert(conv.read_sheet(write_workbook(tmp_path / "b.xlsx", rows, merged_data=[])))
-    assert result.records[0]["messages"][-1]["content"].endswith("\n\n" + conv.MULTI_NOTE)
+    assert result.records[0]["messages"][-1]["content"].endswith("\n\n" + prompts.MULTI_NOTE)
     assert result.records[0]["answer"] == ["A", "C"]
 
 

@@ -158,11 +158,9 @@ def test_gold_answers_as_outputs_score_every_mcq_right(setup):
     ("答案：A、C", ["A", "C"], "letter"),  # the form our MCQ prompt asks for
     ("答案：1、3", ["1", "3"], "number"),
     ("答案：Ｃ", ["C"], "letter"),
-    pytest.param("答案：(A)(C)", ["A", "C"], "letter", marks=pytest.mark.xfail(reason="scoring gap (engineer C): "
-                 "bracketed codes without a separator read as the first code only")),
-    pytest.param("答案：(1)(3)", ["1", "3"], "number", marks=pytest.mark.xfail(reason="scoring gap (engineer C)")),
-    pytest.param("答案：③", ["3"], "number", marks=pytest.mark.xfail(reason="scoring gap (engineer C): circled "
-                 "numbers ①–④ are not read as option codes")),
+    ("答案：(A)(C)", ["A", "C"], "letter"),
+    ("答案：(1)(3)", ["1", "3"], "number"),
+    ("答案：③", ["3"], "number"),
 ])
 def test_mcq_answer_forms(reply, gold, fmt):
     from tw_fin_eval.scoring.match import match_choice

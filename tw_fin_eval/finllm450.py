@@ -75,7 +75,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tw_fin_eval import DATA_VERSION
+from tw_fin_eval import DATA_VERSION, prompts
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import atomic_writer, dumps
 from tw_fin_eval.paths import DATA_DIR, REPO_ROOT
@@ -278,35 +278,6 @@ def reply_conclusion(reply: str | None) -> list[str]:
         if codes:
             return codes
     return found if mode == extract.LAST_LINE else []
-
-
-# ---- prompts (to move to tw_fin_eval/prompts.py, which the lead owns) --------------------------------------
-SYSTEM_MCQ = (
-    "你是一位熟悉台灣金融法規與銀行實務的專業人員。請閱讀題目與選項，使用繁體中文簡要說明理由後作答。"
-    "最後一行務必以「答案：<選項>」的格式寫出答案，例如「{one}」；複選題請寫出所有正確選項，"
-    "以頓號分隔，例如「{many}」。"
-)
-MCQ_EXAMPLES = {"letter": ("答案：B", "答案：A、C"), "number": ("答案：2", "答案：1、3")}
-MULTI_NOTE = "（本題為複選題，請選出所有正確的選項。）"
-SYSTEM_SHORT = (
-    "你是一位熟悉台灣金融法規與銀行實務的專業人員。請使用繁體中文作答，說明判斷依據（相關法規、計算過程或"
-    "實務考量），最後以「答案：」開頭的一段文字寫出你的結論。"
-)
-SYSTEM_CASE = (
-    "你是一位熟悉台灣金融法規與銀行實務的專業人員。請使用繁體中文分析下列案例：先整理關鍵事實，再逐項說明"
-    "判斷依據（相關法規、計算過程或實務考量），最後以「答案：」開頭的一段文字寫出你的結論與建議。"
-)
-
-
-def mcq_messages(question: str, option_format: str, multi: bool) -> list[dict[str, str]]:
-    one, many = MCQ_EXAMPLES[option_format]
-    user = question + ("\n\n" + MULTI_NOTE if multi and "複選" not in question else "")
-    return [{"role": "system", "content": SYSTEM_MCQ.format(one=one, many=many)}, {"role": "user", "content": user}]
-
-
-def open_messages(question: str, task_type: str) -> list[dict[str, str]]:
-    system = SYSTEM_CASE if task_type == "case_study" else SYSTEM_SHORT
-    return [{"role": "system", "content": system}, {"role": "user", "content": question}]
 
 
 # ---- reading the workbook ----------------------------------------------------------------------------------
@@ -648,8 +619,8 @@ def convert(sheet: Sheet) -> Result:
         stats[task_type] += 1
         stats[f"category:{ability}"] += 1
 
-        messages = (mcq_messages(question, option_format, len(answer) > 1) if task_type == "mcq"
-                    else open_messages(question, task_type))
+        messages = (prompts.mcq_messages(question, option_format, len(answer) > 1) if task_type == "mcq"
+                    else prompts.expert_messages(question, task_type))
         records.append({
             "id": rid,
             "dataset": DATASET,

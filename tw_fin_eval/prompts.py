@@ -88,3 +88,32 @@ def finchain_messages(question: str, answer_type: str) -> list[dict[str, str]]:
 
 def open_messages(question: str) -> list[dict[str, str]]:
     return [{"role": "system", "content": SYSTEM_OPEN}, {"role": "user", "content": question}]
+
+
+# FinLLM450: Taiwan regulation and banking practice (multiple choice, short answer, case study)
+SYSTEM_MCQ = (
+    "你是一位熟悉台灣金融法規與銀行實務的專業人員。請閱讀題目與選項，使用繁體中文簡要說明理由後作答。"
+    "最後一行務必以「答案：<選項>」的格式寫出答案，例如「{one}」；複選題請寫出所有正確選項，"
+    "以頓號分隔，例如「{many}」。"
+)
+MCQ_EXAMPLES = {"letter": ("答案：B", "答案：A、C"), "number": ("答案：2", "答案：1、3")}
+MULTI_NOTE = "（本題為複選題，請選出所有正確的選項。）"
+SYSTEM_SHORT = (
+    "你是一位熟悉台灣金融法規與銀行實務的專業人員。請使用繁體中文作答，說明判斷依據（相關法規、計算過程或"
+    "實務考量），最後以「答案：」開頭的一段文字寫出你的結論。"
+)
+SYSTEM_CASE = (
+    "你是一位熟悉台灣金融法規與銀行實務的專業人員。請使用繁體中文分析下列案例：先整理關鍵事實，再逐項說明"
+    "判斷依據（相關法規、計算過程或實務考量），最後以「答案：」開頭的一段文字寫出你的結論與建議。"
+)
+
+
+def mcq_messages(question: str, option_format: str, multi: bool) -> list[dict[str, str]]:
+    one, many = MCQ_EXAMPLES[option_format]
+    user = question + ("\n\n" + MULTI_NOTE if multi and "複選" not in question else "")
+    return [{"role": "system", "content": SYSTEM_MCQ.format(one=one, many=many)}, {"role": "user", "content": user}]
+
+
+def expert_messages(question: str, task_type: str) -> list[dict[str, str]]:
+    system = SYSTEM_CASE if task_type == "case_study" else SYSTEM_SHORT
+    return [{"role": "system", "content": system}, {"role": "user", "content": question}]
