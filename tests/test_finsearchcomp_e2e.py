@@ -143,3 +143,28 @@ def test_summary_cli_refuses_results_without_finsearchcomp(tmp_path: Path, capsy
     assert fj.main([str(path)]) == 2
     assert "no FinSearchComp items" in capsys.readouterr().err
     assert fj.main([str(tmp_path / "nope")]) == 2
+
+
+def test_score_command_routes_finsearchcomp_to_its_protocol_without_configuration(picked, tmp_path: Path):
+    """A fresh `tw-fin-eval score` process (no $TW_FIN_EVAL_PLUGINS) judges FinSearchComp with the row's own
+    protocol: the plug-in ships with the scorer."""
+    import os
+    import subprocess
+    import sys
+
+    data = tmp_path / "fsc.jsonl"
+    write_jsonl(data, picked)
+    runs = tmp_path / "runs.jsonl"
+    write_jsonl(runs, [{"id": r["id"], "turn": None, "dataset": r["dataset"], "model": "m", "response": "答案：42",
+                        "reasoning": None, "error": None} for r in picked])
+    env = {k: v for k, v in os.environ.items() if k != "TW_FIN_EVAL_PLUGINS"}
+    with FakeOpenAIServer(lambda body: '```json\n{"answer_score": 1}\n```\n{"score":1}') as judge_srv:
+        proc = subprocess.run([sys.executable, "-m", "tw_fin_eval", "score", "--data", str(data), "--runs", str(runs),
+                               "--out", str(tmp_path / "rep"), "--quiet", "--judge-base-url", judge_srv.url,
+                               "--judge-model", "judge", "--judge-retries", "0"],
+                              capture_output=True, text=True, env=env, cwd=Path(__file__).resolve().parent.parent)
+        assert proc.returncode == 0, proc.stderr
+        systems = {b["messages"][0]["content"] for b in judge_srv.requests}
+    assert systems == {r["judge_system_prompt"] for r in picked}
+    results = [json.loads(x) for x in (tmp_path / "rep" / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {r["status"] for r in results} == {"scored"} and all(r["correct"] for r in results)
