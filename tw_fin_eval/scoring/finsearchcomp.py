@@ -40,6 +40,7 @@ from typing import Any
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.scoring import judge
 from tw_fin_eval.scoring.extract import strip_think
+from tw_fin_eval.sources.finsearchcomp import reference_of
 
 PROTOCOL = "finsearchcomp"
 TASK_TYPE = "open_judge"
@@ -63,11 +64,6 @@ def fill_template(template: str, values: Mapping[str, str]) -> str:
         return values[name]
 
     return _SLOT_RE.sub(sub, template)
-
-
-def reference_of(record: Mapping[str, Any]) -> str | None:
-    ref = record.get("response_reference")
-    return ref if ref is not None else record.get("response_reference_translate")
 
 
 def answer_text(response: str | None) -> str:
