@@ -245,4 +245,6 @@ def test_degenerate_outputs_are_linear_time(text):
     match.match_numeric(text, 1.0, questions=[text])
     tasks.step_recall(text, [{"label": text[:40], "value": 1.0}])
     judge.PROTOCOLS["score_0_10"].parse(text, judge.JudgeRequest(None, "", "score_0_10"))
-    assert time.perf_counter() - start < 2.0
+    # catastrophic backtracking takes minutes on these inputs; linear readers take milliseconds — the
+    # bound is loose so a loaded CI machine never trips it
+    assert time.perf_counter() - start < 15.0

@@ -7,8 +7,6 @@ Simplified detector or a substring PRC-term list gets wrong (台, 裡, 著, 占�
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from tw_fin_eval.zhcheck.rules import _s2tw_char, check_zh, find_prc_terms, find_simplified
@@ -224,11 +222,9 @@ def test_check_zh_combines_both_rules():
     assert check_zh(TAIWAN_CORPUS) == []
 
 
-def test_speed_on_megabytes():
-    """The brief asks for 10 MB in seconds (measured 1.3 s warm); 2 MB here keeps the suite fast."""
+def test_megabytes_of_text_every_hit_found():
+    """2 MB in one call: the bulk path finds every planted hit (speed is measured by
+    benchmarks/check_zh_speed.py, not asserted here)."""
     text = (TAIWAN_CORPUS + "\n这是简体。\n") * (2_000_000 // (len(TAIWAN_CORPUS) + 7))
-    start = time.perf_counter()
     findings = check_zh(text)
-    elapsed = time.perf_counter() - start
     assert len(findings) == text.count("这是简体") * 2  # runs 「这」 and 「简体」
-    assert elapsed < 10, elapsed
