@@ -342,3 +342,13 @@ def test_judge_cache_reuses_replies_across_runs(tmp_path):
     rows = [json.loads(x) for x in cache.read_text(encoding="utf-8").splitlines() if x.startswith('{"key": "') and
             x.endswith("}")]
     assert len(rows) == 6 and {r["model"] for r in rows} == {"j", "j2"}
+
+
+def test_score_0_10_prompt_carries_scoring_points_only_when_given():
+    p = judge.PROTOCOLS["score_0_10"]
+    rec = {"question": "某銀行辦理授信時應注意哪些事項？", "reference_answer": "應依授信 5P 原則審核。", "scoring_points": None}
+    assert "【評分重點】" not in p.build(rec, "答案：依 5P 原則").user
+    rec["scoring_points"] = "1. 提到 5P 原則\n2. 說明還款來源"
+    user = p.build(rec, "答案：依 5P 原則").user
+    assert "【評分重點】\n1. 提到 5P 原則\n2. 說明還款來源" in user
+    assert user.index("【參考答案】") < user.index("【評分重點】") < user.index("【受評回答】")

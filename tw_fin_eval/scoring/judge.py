@@ -236,10 +236,14 @@ class Score010Protocol(JudgeProtocol):
         reference = record.get("reference_answer") or record.get("answer")
         if not reference:
             return None
+        # FinLLM450's 評分重點 (scoring points), once the bank fills them in, guide the 0–10 score
+        points = record.get("scoring_points")
+        points_block = f"【評分重點】\n{points}\n\n" if isinstance(points, str) and points.strip() else ""
         user = (
             "請對照參考答案，評估受評回答的品質。\n\n"
             f"【題目】\n{record.get('question', '')}\n\n"
             f"【參考答案】\n{reference}\n\n"
+            f"{points_block}"
             f"【受評回答】\n{_answer_only(response)}\n\n"
             "評分方式：\n"
             "1. conclusion_correct：受評回答的最終結論是否與參考答案一致（true / false）。\n"
