@@ -257,3 +257,14 @@ def test_real_data_release_loads(tmp_path):
         assert ds.features == features_for(s.config.name)
         assert len(ds) == s.items == lines
     assert verify_release(out, allow_partial=True) == []
+
+
+def test_card_date_follows_source_date_epoch(monkeypatch):
+    from tw_fin_eval.release.writer import _release_date
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01T00:00:00Z
+    assert _release_date() == "2026-01-01"
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    import datetime as dt
+
+    assert _release_date() == dt.datetime.now(dt.timezone.utc).date().isoformat()

@@ -130,6 +130,15 @@ def _swap_in(tmp: Path, out: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+
+def _release_date() -> str:
+    """The card's date: $SOURCE_DATE_EPOCH when set (reproducible releases: the same data gives a byte-identical
+    card), else today (UTC)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc) if epoch and epoch.isdigit() else \
+        dt.datetime.now(dt.timezone.utc)
+    return moment.date().isoformat()
+
 def write_release(data_dir: Path, out_dir: Path, *, repo_id: str = DEFAULT_REPO_ID,
                   configs: Iterable[ConfigInfo] | None = None, repo_root: Path = REPO_ROOT,
                   today: str | None = None, log=print) -> list[ConfigStats]:
@@ -170,7 +179,7 @@ def write_release(data_dir: Path, out_dir: Path, *, repo_id: str = DEFAULT_REPO_
             stats.append(s)
             up = f" of {s.upstream:,}" if s.upstream is not None else ""
             log(f"{c.dataset:<16} {s.items:>6,} records{up} → data/{c.name}/{PARQUET_NAME} ({s.parquet_bytes:,} bytes)")
-        generated = today or dt.datetime.now(dt.timezone.utc).date().isoformat()
+        generated = today or _release_date()
         render_card(stats, features, repo_id=repo_id, generated=generated).save(tmp / "README.md")
         shutil.copy2(repo_root / LICENSES, tmp / LICENSES)
         _copy_code(repo_root, tmp)
