@@ -32,6 +32,11 @@ COMMANDS: dict[str, Command] = {
 }
 
 
+# third-party modules some commands need (module → PyPI name); the runner and the scorer need none
+OPTIONAL_PACKAGES = {"opencc": "opencc", "openpyxl": "openpyxl", "datasets": "datasets",
+                     "huggingface_hub": "huggingface_hub", "pyarrow": "pyarrow", "evaluate": "evaluate"}
+
+
 def _top_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tw-fin-eval",
@@ -55,12 +60,19 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     name, rest = argv[0], argv[1:]
     cmd = COMMANDS[name]
-    module = importlib.import_module(cmd.module)
-    parser = argparse.ArgumentParser(prog=f"tw-fin-eval {name}", description=cmd.help)
-    module.configure(parser)
-    args = parser.parse_args(rest)
     try:
+        module = importlib.import_module(cmd.module)
+        parser = argparse.ArgumentParser(prog=f"tw-fin-eval {name}", description=cmd.help)
+        module.configure(parser)
+        args = parser.parse_args(rest)
         return int(module.main(args) or 0)
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.split(".")[0] in OPTIONAL_PACKAGES:
+            pip = OPTIONAL_PACKAGES[exc.name.split(".")[0]]
+            print(f"tw-fin-eval {name}: error: needs the package {pip!r}, which is not installed "
+                  f"(pip install -e . in the repository, or pip install {pip})", file=sys.stderr)
+            return 2
+        raise
     except InputError as exc:
         print(f"tw-fin-eval {name}: error: {exc}", file=sys.stderr)
         return 2
