@@ -26,7 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tw_fin_eval.runner.runner import RunConfig, run  # noqa: E402
+from tw_fin_eval.runner.loop import RunConfig, run  # noqa: E402
 
 
 def start_server() -> tuple[subprocess.Popen, str]:

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from tw_fin_eval.cli import main as cli_main
-from tw_fin_eval.runner.runner import Progress, RunConfig, RunsFile, run
+from tw_fin_eval.runner.loop import RunConfig, run
+from tw_fin_eval.runner.progress import Progress
+from tw_fin_eval.runner.runsfile import RunsFile
 from tw_fin_eval.testing import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parents[1]

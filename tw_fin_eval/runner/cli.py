@@ -11,7 +11,8 @@ import json
 import os
 
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.runner.runner import HISTORY_MODES, RunConfig, run
+from tw_fin_eval.runner.loop import RunConfig, run
+from tw_fin_eval.runner.requests import HISTORY_MODES
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 

@@ -190,6 +190,10 @@ class ChatClient:
         in `ChatResult.error` / `error_kind` (the last attempt's)."""
         body = {"model": model, "messages": messages}
         body.update({k: v for k, v in params.items() if v is not None})
+        return self.send(body)
+
+    def send(self, body: dict[str, Any]) -> ChatResult:
+        """`chat` for a ready request body (the runner builds it with `requests.request_body`)."""
         payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
         start = time.monotonic()
         attempts = 0

@@ -1,349 +1,45 @@
-"""The run loop: records → chat requests → one runs-file line per finished request (standard library only).
-
-Crash safety (docs/FORMATS.md §3). Each finished request becomes one complete line written with a single
-`os.write` on an O_APPEND descriptor, so a SIGKILL leaves at most a partial *last* line (the kernel
-keeps what was written; `fsync` every `FSYNC_EVERY_S` only guards against power loss). On start a
-trailing partial line is cut off and reported; a broken line anywhere else is an input error. Resume:
-a `(id, turn)` key with a successful line (error null) is skipped, every other key is asked again;
-a later line for a key supersedes an earlier failed one. An exclusive `flock` stops two runs from
-appending to the same file at once.
+"""The run loop: tasks → concurrent requests → one runs-file line per finished request.
 
 Requests that never reached a verdict — cancelled by Ctrl-C, or the server became unreachable — are
-not written: they say nothing about the item, and the next run asks them again.
-"""
+not written: they say nothing about the item, and the next run asks them again. Crash safety and resume
+live in `runsfile`, request bodies in `requests`."""
 
 from __future__ import annotations
 
-import hashlib
-import os
 import signal
 import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
-from tw_fin_eval import prompts
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.jsonl import dumps, iter_jsonl
+from tw_fin_eval.jsonl import dumps
 from tw_fin_eval.runner.client import CANCELLED, UNREACHABLE, ChatClient, ChatResult, split_think
+from tw_fin_eval.runner.progress import Progress
+from tw_fin_eval.runner.requests import (
+    HISTORY_MODES,
+    RESERVED_BODY_KEYS,
+    Key,
+    RequestSettings,
+    Task,
+    load_tasks,
+    messages_sha256,
+    request_body,
+)
+from tw_fin_eval.runner.runsfile import ExistingRun, RunsFile
 
-try:  # POSIX only; without it we simply do not guard against two concurrent runs
-    import fcntl
-except ImportError:  # pragma: no cover
-    fcntl = None  # type: ignore[assignment]
-
-FSYNC_EVERY_S = 0.5
 # statuses that mean "this run is misconfigured" (bad key, unknown model or path), not "this item is bad":
 # after REFUSED_STREAK of them in a row the run stops instead of writing one error line per item
 REFUSED_STATUSES = frozenset({401, 403, 404})
 REFUSED_STREAK = 5
-HISTORY_MODES = ("gold", "self")
-RESERVED_BODY_KEYS = ("model", "messages")
-
-Key = tuple[str, "int | None"]
 
 
-# ------------------------------------------------------------------------------------------------
-# tasks
-@dataclass
-class Conversation:
-    """A ConvFinQA record: everything needed to build turn k's prompt."""
-    record_id: str
-    system: str
-    prefix: str
-    questions: list[str]
-    gold: list[str]  # gold answers as they stand in the history ("答案：…")
-    answers: dict[int, str] = field(default_factory=dict)  # the model's own answers (self history)
-
-    def messages(self, turn: int, history: str) -> list[dict[str, str]]:
-        if history == "gold":
-            hist = self.gold[:turn]
-        else:
-            hist = [self.answers[j] for j in range(turn)]
-        return prompts.conversation_messages(self.system, self.prefix, self.questions[: turn + 1], hist)
-
-
-@dataclass
-class Task:
-    record_id: str
-    turn: int | None
-    dataset: str | None
-    messages: list[dict] | None = None  # None until built (self-history turns wait for earlier turns)
-    conv: Conversation | None = None
-
-    @property
-    def key(self) -> Key:
-        return (self.record_id, self.turn)
-
-
-def _check_messages(msgs: Any, path: Path, line: int, rid: str) -> list[dict]:
-    if not isinstance(msgs, list) or not msgs:
-        raise InputError("record has no `messages` (a non-empty list of {role, content}); "
-                         "is this a tw_fin_eval data file?", path=path, line=line, item_id=rid, field="messages")
-    for i, m in enumerate(msgs):
-        if not (isinstance(m, dict) and isinstance(m.get("role"), str) and isinstance(m.get("content"), str)):
-            raise InputError(f"messages[{i}] must be an object with string role and content",
-                             path=path, line=line, item_id=rid, field="messages")
-    return msgs
-
-
-def _gold_answer(turn: dict) -> str | None:
-    for name in ("answer", "answer_text"):
-        if isinstance(turn.get(name), str) and turn[name].strip():
-            return turn[name]
-    value = turn.get("answer_value")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value:.12g}"
-    return None
-
-
-def _conversation(rec: dict, path: Path, line: int, rid: str) -> Conversation:
-    turns = rec.get("turns")
-    if not isinstance(turns, list) or not turns:
-        raise InputError("conversation record has no `turns`", path=path, line=line, item_id=rid, field="turns")
-    for name in ("system", "first_user_prefix"):
-        if not isinstance(rec.get(name), str):
-            raise InputError(f"conversation record needs a string `{name}`", path=path, line=line,
-                             item_id=rid, field=name)
-    questions, gold = [], []
-    for k, turn in enumerate(turns):
-        if not isinstance(turn, dict) or not isinstance(turn.get("question"), str) or not turn["question"].strip():
-            raise InputError(f"turns[{k}] has no question", path=path, line=line, item_id=rid, field="turns")
-        answer = _gold_answer(turn)
-        if answer is None and k < len(turns) - 1:  # the last turn's answer is never shown to the model
-            raise InputError(f"turns[{k}] has no gold answer for the history", path=path, line=line,
-                             item_id=rid, field="turns")
-        questions.append(turn["question"])
-        gold.append(prompts.gold_history_answer(answer or ""))
-    return Conversation(rid, rec["system"], rec["first_user_prefix"], questions, gold)
-
-
-def load_tasks(paths: Iterable[str | os.PathLike], *, limit: int | None = None,
-               history: str = "gold") -> list[Task]:
-    """Every (id, turn) to ask, in file order. Validates everything first: bad input raises InputError."""
-    tasks: list[Task] = []
-    seen: dict[str, str] = {}
-    for p in paths:
-        path = Path(p)
-        n = 0
-        for line, rec in iter_jsonl(path):
-            if limit is not None and n >= limit:
-                break
-            n += 1
-            rid = rec.get("id")
-            if not isinstance(rid, str) or not rid:
-                raise InputError("record has no string `id`; is this a tw_fin_eval data file?",
-                                 path=path, line=line, field="id")
-            where = f"{path}:{line}"
-            if rid in seen:
-                raise InputError(f"duplicate id (first seen at {seen[rid]})", path=path, line=line, item_id=rid)
-            seen[rid] = where
-            dataset = rec.get("dataset") if isinstance(rec.get("dataset"), str) else None
-            if rec.get("task_type") == "conversation_numeric":
-                conv = _conversation(rec, path, line, rid)
-                for k in range(len(conv.questions)):
-                    msgs = conv.messages(k, "gold") if history == "gold" or k == 0 else None
-                    tasks.append(Task(rid, k, dataset, msgs, conv))
-            else:
-                tasks.append(Task(rid, None, dataset, _check_messages(rec.get("messages"), path, line, rid)))
-    return tasks
-
-
-def messages_sha256(messages: list[dict]) -> str:
-    """sha256 of the messages serialised as every JSONL line is (compact, UTF-8, key order kept)."""
-    return hashlib.sha256(dumps(messages).encode("utf-8")).hexdigest()
-
-
-# ------------------------------------------------------------------------------------------------
-# the runs file
-@dataclass
-class ExistingRun:
-    done: dict[Key, dict]          # successful lines
-    failed: set[Key]               # keys whose lines so far are all failures
-    lines: int
-    truncated_bytes: int
-
-
-class RunsFile:
-    """Append-only runs file with resume state. Use as a context manager."""
-
-    def __init__(self, path: str | os.PathLike, *, model: str, history: str) -> None:
-        self.path = Path(path)
-        self.model = model
-        self.history = history
-        self._fd: int | None = None
-        self._created = False
-        self._last_sync = time.monotonic()
-        self._dirty = False
-
-    def read_existing(self) -> ExistingRun:
-        """Parse the file (without changing it). Raises InputError for a different model/history or a
-        broken line that is not the last one."""
-        done: dict[Key, dict] = {}
-        failed: set[Key] = set()
-        if not self.path.exists():
-            return ExistingRun(done, failed, 0, 0)
-        data = self.path.read_bytes()
-        cut = data.rfind(b"\n") + 1
-        partial = len(data) - cut
-        lines = 0
-        for lineno, raw in enumerate(data[:cut].split(b"\n")[:-1], 1):
-            if not raw.strip():
-                continue
-            lines += 1
-            rec = _parse_line(raw, self.path, lineno)
-            model = rec.get("model")
-            if model != self.model:
-                raise InputError(f"this runs file holds answers of model {model!r}, not {self.model!r}; "
-                                 "use another --out for a different model", path=self.path, line=lineno)
-            turn = rec.get("turn")
-            if isinstance(turn, int) and turn > 0 and rec.get("history", "gold") != self.history:
-                raise InputError(f"this runs file was made with --history {rec.get('history', 'gold')}, "
-                                 f"not {self.history}; use another --out", path=self.path, line=lineno)
-            key = (rec.get("id"), turn)
-            if rec.get("error") is None:
-                # keep only what resume needs (a long run's file can be large)
-                done[key] = {"messages_sha256": rec.get("messages_sha256"),
-                             "response": rec.get("response") if turn is not None else None}
-                failed.discard(key)
-            elif key not in done:
-                failed.add(key)
-        return ExistingRun(done, failed, lines, partial)
-
-    def open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._created = not self.path.exists()
-        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                os.close(fd)
-                raise InputError("another run is writing this file right now", path=self.path) from None
-        self._fd = fd
-
-    def truncate_partial(self, partial: int) -> None:
-        """Cut a trailing partial line (a run killed mid-write) — never parsed as data."""
-        if partial and self._fd is not None:
-            size = os.fstat(self._fd).st_size
-            os.ftruncate(self._fd, size - partial)
-            os.fsync(self._fd)
-
-    def append(self, rec: dict, *, scrub: str | None = None) -> None:
-        line = dumps(rec)
-        if scrub and scrub in line:
-            line = line.replace(scrub, "[REDACTED]")
-        data = (line + "\n").encode("utf-8")
-        assert self._fd is not None
-        view = memoryview(data)
-        while view:  # one write() almost always; loop only for a short write (e.g. disk full)
-            written = os.write(self._fd, view)
-            view = view[written:]
-        self._dirty = True
-        now = time.monotonic()
-        if now - self._last_sync >= FSYNC_EVERY_S:
-            self.sync()
-
-    def sync(self) -> None:
-        if self._fd is not None and self._dirty:
-            os.fsync(self._fd)
-            self._dirty = False
-        self._last_sync = time.monotonic()
-
-    def close(self) -> None:
-        if self._fd is not None:
-            self.sync()
-            empty = self._created and os.fstat(self._fd).st_size == 0
-            if empty:  # a run that sent nothing leaves no file behind
-                self.path.unlink(missing_ok=True)
-            os.close(self._fd)  # releases the flock
-            self._fd = None
-
-    def __enter__(self) -> RunsFile:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-def _parse_line(raw: bytes, path: Path, lineno: int) -> dict:
-    import json
-
-    try:
-        rec = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"broken line in runs file ({type(exc).__name__}); only a partial *last* line is "
-                         "repaired automatically", path=path, line=lineno) from None
-    if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):
-        raise InputError("runs-file line is not a runner record", path=path, line=lineno)
-    return rec
-
-
-# ------------------------------------------------------------------------------------------------
-# progress
-class Progress:
-    """A one-line bar on a terminal (stdlib, no tqdm), a plain line every `every` s otherwise."""
-
-    def __init__(self, total: int, *, stream: TextIO | None = None, every: float = 30.0,
-                 enabled: bool = True) -> None:
-        self.total = total
-        self.stream = stream if stream is not None else sys.stderr
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.every = every
-        self.enabled = enabled
-        self.ok = self.failed = 0
-        self.start = time.monotonic()
-        self._last = 0.0 if self.tty else self.start
-
-    def line(self) -> str:
-        elapsed = max(time.monotonic() - self.start, 1e-9)
-        n = self.ok + self.failed
-        rate = n / elapsed
-        eta = (self.total - n) / rate if rate > 0 else float("nan")
-        eta_s = "--" if eta != eta else _hms(eta)
-        return (f"{n}/{self.total} done ({self.ok} ok, {self.failed} failed) · {rate:.1f} req/s · "
-                f"elapsed {_hms(elapsed)} · eta {eta_s}")
-
-    def tick(self, force: bool = False) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if self.tty:
-            if force or now - self._last >= 0.1:
-                width = 30
-                n = self.ok + self.failed
-                filled = int(width * n / self.total) if self.total else width
-                bar = "#" * filled + "." * (width - filled)
-                self.stream.write(f"\r[{bar}] {self.line()}\x1b[K")
-                self.stream.flush()
-                self._last = now
-        elif force or now - self._last >= self.every:
-            self.stream.write(f"progress: {self.line()}\n")
-            self.stream.flush()
-            self._last = now
-
-    def finish(self) -> None:
-        if self.enabled and self.tty:
-            self.tick(force=True)
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def _hms(seconds: float) -> str:
-    seconds = int(seconds)
-    h, rest = divmod(seconds, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-# ------------------------------------------------------------------------------------------------
-# the run
 @dataclass
 class RunConfig:
     data: list[str]
@@ -366,6 +62,11 @@ class RunConfig:
     backoff_base: float = 0.5
     backoff_max: float = 30.0
     max_retry_after: float = 120.0
+
+    @property
+    def settings(self) -> RequestSettings:
+        return RequestSettings(model=self.model, temperature=self.temperature, max_tokens=self.max_tokens,
+                               extra=self.extra, history=self.history)
 
 
 @dataclass
@@ -570,8 +271,7 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
 
 def _loop(cfg: RunConfig, client: ChatClient, runs: RunsFile, summary: RunSummary, todo: list[Task],
           ready: deque[Task], waiting: dict[Key, Task], log: TextIO) -> None:
-    params: dict[str, Any] = {"temperature": cfg.temperature, "max_tokens": cfg.max_tokens}
-    params.update(cfg.extra)
+    settings = cfg.settings
     scrub = cfg.api_key if cfg.api_key and len(cfg.api_key) >= 8 else None
     progress = Progress(len(todo), stream=log, every=cfg.progress_every, enabled=cfg.progress)
     in_flight: dict[Future, Task] = {}
@@ -592,7 +292,7 @@ def _loop(cfg: RunConfig, client: ChatClient, runs: RunsFile, summary: RunSummar
                 # up to twice the workers in flight, so no worker idles while this thread writes
                 while ready and len(in_flight) < 2 * cfg.concurrency:
                     task = ready.popleft()
-                    in_flight[pool.submit(client.chat, task.messages, model=cfg.model, **params)] = task
+                    in_flight[pool.submit(client.send, request_body(task.messages, settings))] = task
             if not in_flight:
                 break
             done, _ = wait(list(in_flight), timeout=0.2, return_when=FIRST_COMPLETED)
