@@ -77,6 +77,87 @@ def atomic_writer(path: str | os.PathLike, mode: str = "w", encoding: str | None
         raise
 
 
+class AtomicFiles:
+    """Several files replaced together, all or nothing.
+
+    Each file is written to a temporary in its own folder and fsynced; only when every one is complete
+    are they renamed into place (then the folders are fsynced). A failure while writing — a full disk,
+    a folder that cannot be created — raises and leaves every target as it was, with no temporaries.
+
+        with AtomicFiles() as out:
+            out.write_text(folder / "results.jsonl", results)
+            out.write_text(folder / "report.md", report)
+        # here all files are in place; on an exception none was touched
+
+    An OSError escapes as is; CLIs turn it into a clear message and exit 2 with `output_error`."""
+
+    def __init__(self) -> None:
+        self._pending: list[tuple[Path, str]] = []  # (target, temporary)
+
+    def write_bytes(self, path: str | os.PathLike, data: bytes) -> Path:
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        self._pending.append((target, tmp))  # registered first, so abort() removes it whatever happens
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        return target
+
+    def write_text(self, path: str | os.PathLike, text: str, *, encoding: str = "utf-8") -> Path:
+        return self.write_bytes(path, text.encode(encoding))
+
+    def commit(self) -> None:
+        folders = {target.parent for target, _ in self._pending}
+        for target, tmp in self._pending:
+            os.replace(tmp, target)  # a rename in one folder needs no space: cannot fail for a full disk
+        self._pending.clear()
+        for folder in folders:
+            _fsync_dir(folder)
+
+    def abort(self) -> None:
+        for _, tmp in self._pending:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+        self._pending.clear()
+
+    def __enter__(self) -> AtomicFiles:
+        return self
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        if exc_type is None:
+            try:
+                self.commit()
+            except BaseException:
+                self.abort()
+                raise
+        else:
+            self.abort()
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # e.g. not allowed on this platform: the rename itself already happened
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def output_error(exc: OSError, what: str = "output") -> InputError:
+    """A clear one-line error (exit 2 through the CLI) for an OSError while writing `what`."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    return InputError(f"cannot write the {what}: {reason}; nothing was changed", path=exc.filename)
+
+
 def write_jsonl(path: str | os.PathLike, records: Iterable[dict[str, Any]]) -> int:
     n = 0
     with atomic_writer(path) as fh:

@@ -18,6 +18,7 @@ import sys
 import time
 
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.jsonl import output_error
 from tw_fin_eval.scoring import engine, judge, report
 from tw_fin_eval.scoring.match import Tolerance
 
@@ -98,7 +99,10 @@ def main(args: argparse.Namespace) -> int:
     runs = engine.load_runs(runs_paths)
     outcome = engine.score(records, runs, issues=issues, judge_config=cfg, tolerance=tol, progress=not args.quiet)
     inputs = {"data": data_paths, "runs": runs_paths, "rel_tol": tol.rel, "abs_tol": tol.abs}
-    paths = report.write_outputs(args.out, outcome, inputs=inputs)
+    try:
+        paths = report.write_outputs(args.out, outcome, inputs=inputs)
+    except OSError as exc:  # full disk, read-only folder …: no report file was changed
+        raise output_error(exc, "report") from None
     if not args.quiet:
         rows = [r for r in report.summary_rows(outcome.items) if r["dimension"] in {"all", "dataset"}]
         report.print_table(rows, ["group", "items", "run", "decided", "accuracy", "strict_accuracy", "judge_accuracy",

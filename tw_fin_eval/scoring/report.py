@@ -14,7 +14,6 @@ Accuracy definitions (the same in the CSV and the Markdown):
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
@@ -25,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tw_fin_eval.jsonl import atomic_writer, dumps
+from tw_fin_eval.jsonl import AtomicFiles, dumps
 from tw_fin_eval.scoring import extract, tasks
 from tw_fin_eval.scoring.engine import Outcome
 
@@ -236,10 +235,10 @@ def write_outputs(out_dir: str | os.PathLike, outcome: Outcome, *, inputs: dict[
     report = report_markdown(outcome, rows, inputs=inputs)
     out = Path(out_dir)
     paths = {"results": out / "results.jsonl", "summary": out / "summary.csv", "report": out / "report.md"}
-    # All three temporary files are written before any is renamed into place.
-    with contextlib.ExitStack() as stack:
+    # every temporary file is complete and fsynced before any is renamed into place
+    with AtomicFiles() as files:
         for key, text in (("results", results), ("summary", summary), ("report", report)):
-            stack.enter_context(atomic_writer(paths[key])).write(text)
+            files.write_text(paths[key], text)
     return paths
 
 
