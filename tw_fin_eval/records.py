@@ -9,6 +9,7 @@ from typing import Any
 
 from tw_fin_eval import DATA_VERSION, prompts
 from tw_fin_eval.overlay import Overlay
+from tw_fin_eval.schema import gold_display
 from tw_fin_eval.sources import convfinqa, financeagent, finqa
 from tw_fin_eval.sources.base import SourceItem
 
@@ -83,7 +84,8 @@ def finqa_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
         "lang": "zh-TW",
         "question": question,
         "context": {"table": table, "evidence": evidence, "setting": item.setting},
-        "answer": f["answer"],
+        "answer": f["answer"] if f["answer_value"] is None else gold_display(
+            f["answer"], f["answer_value"], questions=[question, item.question]),
         "answer_value": f["answer_value"],
         "answer_text": f["answer_text"],
         "program": f["program"],
@@ -98,7 +100,8 @@ def convfinqa_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
     table, evidence = ov.data["table"], _evidence_zh(item, ov)
     system, prefix = prompts.conversation_parts(table, evidence)
     turns = [
-        {"question": zh, "answer": t["answer"], "answer_value": t["answer_value"], "answer_text": t["answer_text"],
+        {"question": zh, "answer": t["answer"] if t["answer_value"] is None else gold_display(
+            t["answer"], t["answer_value"], questions=[zh, t["question_en"]]), "answer_value": t["answer_value"], "answer_text": t["answer_text"],
          "program": t["program"], "question_en": t["question_en"]}
         for zh, t in zip(ov.data["turns"], item.fields["turns"])
     ]

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.schema import split_think  # the one think-splitter (re-exported for the runner)
 
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 RETRY_AFTER_STATUSES = frozenset({429, 503})
@@ -74,34 +75,6 @@ class _Failure(Exception):
 
 class _StaleConnection(Exception):
     pass
-
-
-def split_think(text: str | None) -> tuple[str | None, str | None]:
-    """(answer, reasoning) from content that may hold a leading `<think>…</think>` block.
-
-    >>> split_think("<think>a+b</think>\\n答案：3")
-    ('答案：3', 'a+b')
-    >>> split_think("only reasoning, the template opened the tag</think>答案：3")
-    ('答案：3', 'only reasoning, the template opened the tag')
-    >>> split_think("<think>cut off by max_tokens")
-    ('', 'cut off by max_tokens')
-    >>> split_think("答案：3")
-    ('答案：3', None)
-    """
-    if text is None:
-        return None, None
-    stripped = text.lstrip()
-    if stripped.startswith("<think>"):
-        body = stripped[len("<think>"):]
-        end = body.find("</think>")
-        if end < 0:  # generation stopped inside the reasoning
-            return "", body.strip()
-        return body[end + len("</think>"):].lstrip(), body[:end].strip()
-    end = text.find("</think>")
-    if end >= 0 and "<think>" not in text[:end]:
-        # chat templates that put "<think>" into the prompt: the reply starts inside the block
-        return text[end + len("</think>"):].lstrip(), text[:end].strip()
-    return text, None
 
 
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tw_fin_eval.schema import strip_think
 from tw_fin_eval.scoring.numbers import Num, find_numbers, first_answer_number, normalize
 
 STRICT = "strict"
@@ -26,37 +27,10 @@ LAST_LINE = "last_line"
 NONE = "none"
 FLEXIBLE_MODES = frozenset({BOXED, LAST_NUMBER, LAST_LINE})
 
-_THINK_TAG = re.compile(r"</?think(?:ing)?>", re.I)
 _MARKER = re.compile(r"(?:答案|answer)[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}[:：]", re.I)
 _BOXED = re.compile(r"\\boxed\s*\{")
 _LATEX_WRAP = re.compile(r"\\(?:text|mathrm|textbf|mathbf|operatorname)\s*\{([^{}]*)\}")
 _STEP_LABEL = re.compile(r"(?:步驟|Step)\s*\d+\s*[:：.、]?", re.I)
-
-
-def strip_think(text: str | None) -> str:
-    """Remove reasoning: closed <think> blocks; an unclosed <think> (the model ran out of tokens while
-    thinking) drops everything after it; a stray </think> drops everything before it. One linear pass
-    over the tags (a regex with a lazy .*? per tag would be quadratic on degenerate output)."""
-    if not text:
-        return ""
-    if "think" not in text and "THINK" not in text and "Think" not in text:
-        return text.strip()
-    kept: list[str] = []
-    pos, inside = 0, False
-    for tag in _THINK_TAG.finditer(text):
-        closing = tag.group(0)[1] == "/"
-        if inside:
-            if closing:
-                inside, pos = False, tag.end()
-            continue
-        if closing:  # a close with no open: everything so far was reasoning
-            kept, pos = [], tag.end()
-        else:
-            kept.append(text[pos:tag.start()])
-            inside = True
-    if not inside:
-        kept.append(text[pos:])
-    return "".join(kept).strip()
 
 
 def clean_latex(text: str) -> str:

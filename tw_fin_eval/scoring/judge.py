@@ -41,9 +41,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCORED = "scored"
-MISSING = "missing"
-PENDING = "pending"
+from tw_fin_eval.schema import Status, strip_think
+
+SCORED = Status.SCORED
+MISSING = Status.MISSING
+PENDING = Status.PENDING
 
 PASS_THRESHOLD = 7.0
 
@@ -222,8 +224,6 @@ JUDGE_SYSTEM_ZH = (
 
 
 def _answer_only(response: str) -> str:
-    from tw_fin_eval.scoring.extract import strip_think  # local: keep judge importable on its own
-
     return strip_think(response) or "（空白回答）"
 
 

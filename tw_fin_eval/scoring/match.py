@@ -42,11 +42,11 @@ question (or the reverse) is mapped 1↔A … 4↔D and counted as ``cross_forma
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tw_fin_eval.schema import DEFAULT_TOLERANCE, Tolerance, display_number
 from tw_fin_eval.scoring import extract
 from tw_fin_eval.scoring.numbers import Num, normalize, parse_number
 
@@ -55,19 +55,6 @@ PATH_PERCENT = "percent"
 PATH_BARE = "bare_numeral"
 
 
-@dataclass(frozen=True)
-class Tolerance:
-    rel: float = 0.01
-    abs: float = 0.005
-
-    def close(self, pred: float, gold: float) -> bool:
-        if not (math.isfinite(pred) and math.isfinite(gold)):
-            return False
-        diff = abs(pred - gold)
-        return diff <= self.abs or diff <= self.rel * abs(gold)
-
-
-DEFAULT_TOLERANCE = Tolerance()
 
 _PERCENT_WORDS = (r"百分比|百分率|百分點|比率|比例|比重|佔比|占比|成長率|增長率|增加率|減少率|下降率|變動率|變化率|"
                   r"報酬率|收益率|殖利率|利潤率|毛利率|淨利率|利率|稅率|percent|growth rate|rate of return|"
@@ -212,3 +199,44 @@ def gold_value_from_string(text: str) -> float | None:
     """A gold numeric value from its display string ("94", "14.1%" → 0.141, "1.2億" → 1.2e8)."""
     n = parse_number(str(text))
     return None if n is None else n.value
+
+
+def answer_matches(answer: str, gold_value: float | None, *, gold_answer: str | None = None,
+                   questions: Iterable[str | None] = (), tol: Tolerance = DEFAULT_TOLERANCE) -> bool:
+    """Whether the model answer text `answer` is right for this gold by the strict reading (the answer after
+    the last 「答案：」) — numeric when `gold_value` is a number, else yes/no against `gold_answer`."""
+    if gold_value is None:
+        return match_yes_no(answer, gold_answer or "").correct
+    m = match_numeric(answer, float(gold_value), gold_answer=gold_answer, questions=questions, tol=tol)
+    return m.correct and m.mode == extract.STRICT
+
+
+# A display string is a number, optionally signed, with "$" and "%" ("$ 1,877", "-3.5%"), nothing else.
+_PLAIN_DISPLAY = re.compile(r"[-+]?\s?\$?\s?[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s?%?")
+
+
+def gold_display(human: str | None, gold_value: float, *, questions: Iterable[str | None] = ()) -> str:
+    """The display string of a numeric gold, chosen so that "答案：" + it is accepted by the scorer:
+    1. the human string (FinQA/ConvFinQA's `answer`) when it is a plain number ("$ 1,877", "-3.5%") that states the value (its value — "14%" is 0.14 —
+       within the default tolerance of the gold) and the scorer accepts it as it stands;
+    2. else, when it states the value but too roughly for the scorer ("14%" for 0.14464), the same style (percent or plain) with the fewest decimals that the scorer accepts
+       within half its tolerance ("14.5%", "5.85%");
+    3. else the executed value (`display_number`: "-0.09709").
+    """
+    qs = list(questions)
+    if human is not None and str(human).strip():
+        h = str(human).strip()
+        num = parse_number(h) if _PLAIN_DISPLAY.fullmatch(h) else None
+        # the human string must state the value itself (its value within the tolerance: "142.4%" for
+        # 1.42403, not "360" for 3.6) — then the scorer decides whether it is precise enough
+        if num is not None and DEFAULT_TOLERANCE.close(num.value, gold_value):
+            if answer_matches("答案：" + h, gold_value, gold_answer=h, questions=qs):
+                return h
+            percent = normalize(h).endswith("%")
+            shown = 100.0 * gold_value if percent else gold_value
+            for d in range(7):
+                cand = f"{shown:.{d}f}" + ("%" if percent else "")
+                if answer_matches("答案：" + cand, gold_value, gold_answer=cand, questions=qs,
+                                  tol=DEFAULT_TOLERANCE.halved()):
+                    return cand
+    return display_number(gold_value)

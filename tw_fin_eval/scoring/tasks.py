@@ -21,13 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tw_fin_eval import schema
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.schema import DEFAULT_TOLERANCE, Status, Tolerance
 from tw_fin_eval.scoring import extract, judge, match
-from tw_fin_eval.scoring.match import DEFAULT_TOLERANCE, Tolerance
 from tw_fin_eval.scoring.numbers import find_numbers, scan_values
 
 RULE, KEYWORD, JUDGE = "rule", "keyword", "judge"
-SCORED, PENDING, MISSING, ERROR, NOT_RUN = "scored", "pending", "missing", "error", "not_run"
+SCORED, PENDING, MISSING, ERROR, NOT_RUN = Status.SCORED, Status.PENDING, Status.MISSING, Status.ERROR, Status.NOT_RUN
 
 
 @dataclass
@@ -90,7 +91,7 @@ class TaskScorer:
         pass
 
     def units(self, record: dict[str, Any]) -> list[int | None]:
-        return [None]
+        return schema.units(record)
 
     def prepare(self, records: Sequence[dict[str, Any]]) -> None:
         pass
@@ -155,9 +156,6 @@ class ConversationScorer(TaskScorer):
         for k, t in enumerate(turns):
             _need(record, isinstance(t, dict), f"turns[{k}]", "turn objects")
             _validate_gold(record, t, f"turns[{k}].answer_value")
-
-    def units(self, record: dict[str, Any]) -> list[int | None]:
-        return list(range(len(record["turns"])))
 
     def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
         t = record["turns"][turn or 0]

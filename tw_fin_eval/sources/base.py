@@ -77,25 +77,6 @@ def numbers_in(text: str) -> list[float]:
     return out
 
 
-def display_number(value: float) -> str:
-    """An executed answer as a plain decimal string (no exponent, at most 5 decimals): 16750002, -0.09709."""
-    text = f"{value:.5f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def agrees(display: str, value: float) -> bool:
-    """Whether a human answer string ("142.4%", "$ 1,877") states the executed value (1% or 0.005)."""
-    text = display.replace(",", "").replace("$", "").strip()
-    percent = text.endswith("%")
-    try:
-        number = float(text.rstrip("%").strip())
-    except ValueError:
-        return False
-    if percent:
-        number /= 100
-    return abs(number - value) <= 0.005 or abs(number - value) <= 0.01 * abs(value)
-
-
 def table_row_sentence(table: list[list[str]], row: int) -> str:
     """FinQA's English rendering of a table row ("the 2014 net revenue of amount ( in millions ) is $ 5735 ;")."""
     header = table[0] if table else []

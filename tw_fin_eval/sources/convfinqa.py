@@ -10,11 +10,10 @@ import re
 from pathlib import Path
 
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.schema import gold_display
 from tw_fin_eval.sources.base import (
     Evidence,
     SourceItem,
-    agrees,
-    display_number,
     read_json,
     table_row_sentence,
 )
@@ -72,7 +71,7 @@ def load(root: Path) -> list[SourceItem]:
                 "program": prog,
                 # the human answer string where it states the executed answer, else the executed answer: it is
                 # what the gold history shows the model, and it must not contradict the scored value
-                "answer": exe if yes_no else (str(ans) if agrees(str(ans), float(exe)) else display_number(float(exe))),
+                "answer": exe if yes_no else gold_display(str(ans), float(exe), questions=[q]),
                 "answer_value": None if yes_no else float(exe),
                 "answer_text": exe if yes_no else None,
                 "qa_split": int(split),

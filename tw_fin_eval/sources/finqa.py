@@ -10,11 +10,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tw_fin_eval.schema import gold_display
 from tw_fin_eval.sources.base import (
     Evidence,
     SourceItem,
-    agrees,
-    display_number,
     numbers_in,
     read_json,
     table_row_sentence,
@@ -141,9 +140,10 @@ def load(root: Path) -> list[SourceItem]:
             evidence=evidence, setting=setting,
             fields={
                 "program": rec["program"],
-                # FinQA's human answer string where it states the executed answer; else the executed answer
-                # (101 human answers disagree with the program's result, which is the scored gold)
-                "answer": exe if yes_no else (answer if answer and agrees(answer, float(exe)) else display_number(float(exe))),
+                # FinQA's human answer string where the scorer accepts it for the executed answer, else it
+                # restated precisely enough, else the executed answer (101 human answers disagree with the
+                # program's result, which is the scored gold) — the shared rule, schema.gold_display
+                "answer": exe if yes_no else gold_display(answer, float(exe), questions=[rec["question"]]),
                 "answer_original": answer,
                 "answer_value": None if yes_no else float(exe),
                 "answer_text": exe if yes_no else None,

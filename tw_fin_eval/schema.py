@@ -1,0 +1,170 @@
+"""The schema layer every part of the package shares (standard library only): one status enum, one
+numeric `Tolerance` default, one think-splitter, the `(id, turn)` unit expansion, and `answer_matches`
+— the single question "would the scorer accept this answer for this gold?" that the source adapters ask
+when they choose a gold display string and the scorer asks when it scores a model answer.
+
+Nothing here knows a subset by name; task types are looked up through the scorer registry.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+class Status(str, enum.Enum):
+    """Outcome of one scored unit (results.jsonl `status`). A str, so it compares and serialises as its
+    value (`Status.SCORED == "scored"`, json.dumps gives "scored")."""
+
+    SCORED = "scored"      # decided (by rule, keyword or judge)
+    PENDING = "pending"    # needs a judge that is not configured / not reachable
+    MISSING = "missing"    # the judge's reply could not be parsed (never counted as 0)
+    ERROR = "error"        # the generation failed: counted wrong
+    NOT_RUN = "not_run"    # no line in the runs file: listed, not counted
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+# ---- tolerance ----------------------------------------------------------------------------------------------
+_FLOAT_NOISE = 1e-9
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """A prediction p matches gold g when |p − g| ≤ abs or |p − g| ≤ rel·|g| (the default: rel 1%, abs 0.005).
+    `for_decimals(d)` is the tolerance a stated rounding implies: half a unit in the d-th decimal place
+    (plus float noise), no relative part."""
+
+    rel: float = 0.01
+    abs: float = 0.005
+
+    def close(self, pred: float, gold: float) -> bool:
+        if not (math.isfinite(pred) and math.isfinite(gold)):
+            return False
+        diff = abs(pred - gold)
+        return diff <= self.abs or diff <= self.rel * abs(gold)
+
+    @classmethod
+    def for_decimals(cls, decimals: int) -> Tolerance:
+        half_unit = 0.5 * 10.0 ** (-decimals)
+        return cls(rel=_FLOAT_NOISE, abs=half_unit * (1 + 1e-6) + _FLOAT_NOISE)
+
+    def halved(self) -> Tolerance:
+        return Tolerance(rel=self.rel / 2, abs=self.abs / 2)
+
+
+DEFAULT_TOLERANCE = Tolerance()
+
+
+# ---- reasoning blocks -----------------------------------------------------------------------------------------
+_THINK_TAG = re.compile(r"</?think(?:ing)?>", re.I)
+
+
+def split_think(text: str | None) -> tuple[str | None, str | None]:
+    """(visible answer, reasoning) of a reply — the one think-splitter (runner, scorer, judge, converters).
+
+    - every closed ``<think>…</think>`` block is reasoning, wherever it is;
+    - an unclosed ``<think>`` at the start (the model ran out of tokens while thinking) makes the rest
+      reasoning; an unclosed one later in the text is kept as a literal;
+    - a ``</think>`` with no opening tag (chat templates that put ``<think>`` into the prompt) makes
+      everything before it reasoning.
+    One linear pass over the tags. None → (None, None); no tags → (text, None) unchanged; otherwise the
+    answer is stripped.
+
+    >>> split_think("<think>a+b</think>\\n答案：3")
+    ('答案：3', 'a+b')
+    >>> split_think("template opened the tag</think>答案：3")
+    ('答案：3', 'template opened the tag')
+    >>> split_think("<think>cut off by max_tokens")
+    ('', 'cut off by max_tokens')
+    >>> split_think("答案：1 <think>")
+    ('答案：1 <think>', None)
+    """
+    if text is None:
+        return None, None
+    if "think" not in text.lower():
+        return text, None
+    kept: list[str] = []
+    thoughts: list[str] = []
+    pos, open_at = 0, -1
+    for tag in _THINK_TAG.finditer(text):
+        closing = tag.group(0)[1] == "/"
+        if open_at >= 0:
+            if closing:
+                thoughts.append(text[open_at:tag.start()])
+                open_at, pos = -1, tag.end()
+            continue
+        if closing:  # a close with no open: everything so far was reasoning
+            thoughts = ["".join(kept) + text[pos:tag.start()]]
+            kept, pos = [], tag.end()
+        else:
+            kept.append(text[pos:tag.start()])
+            open_at = tag.end()
+            pos = tag.start()
+    if open_at >= 0:
+        if "".join(kept).strip():  # a literal "<think>" after the answer: not a reasoning block
+            kept.append(text[pos:])
+        else:
+            thoughts.append(text[open_at:])
+    else:
+        kept.append(text[pos:])
+    answer = "".join(kept).strip()
+    reasoning = "\n".join(t.strip() for t in thoughts if t.strip())
+    if not thoughts:
+        return answer, None
+    return answer, reasoning
+
+
+def strip_think(text: str | None) -> str:
+    """The visible answer only, stripped ("" for None)."""
+    return (split_think(text)[0] or "").strip()
+
+
+# ---- units ----------------------------------------------------------------------------------------------------
+Unit = tuple[str, "int | None"]
+
+
+def units(record: Mapping[str, Any]) -> list[int | None]:
+    """The turns a record is asked and scored in: `[None]` for a single item, `[0, 1, …]` for a record
+    with a `turns` list (one generation per turn). The runner and the scorer both expand records this way,
+    so a `(id, turn)` key means the same thing in a runs file and in results.jsonl."""
+    turns = record.get("turns")
+    if isinstance(turns, list) and turns:
+        return list(range(len(turns)))
+    return [None]
+
+
+def unit_keys(record: Mapping[str, Any]) -> list[tuple[str, int | None]]:
+    return [(record["id"], t) for t in units(record)]
+
+
+def display_number(value: float) -> str:
+    """A value as a plain decimal string (no exponent, at most 5 decimals): 16750002, -0.09709."""
+    text = f"{value:.5f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+# ---- the shared acceptance question ------------------------------------------------------------------------
+def answer_matches(answer: str, gold_value: float | None, *, gold_answer: str | None = None,
+                   questions: Iterable[str | None] = (), tol: Tolerance | None = None) -> bool:
+    """Whether the scorer accepts the model answer text `answer` for this gold (numeric when `gold_value`
+    is a number, yes/no otherwise with `gold_answer` the label). The rule itself lives in
+    `tw_fin_eval.scoring.match`; this is its one entry point for code outside the scorer."""
+    from tw_fin_eval.scoring import match  # the scorer imports this module: import it on use
+
+    return match.answer_matches(answer, gold_value, gold_answer=gold_answer, questions=questions,
+                                tol=tol or DEFAULT_TOLERANCE)
+
+
+def gold_display(human: str | None, gold_value: float, *, questions: Iterable[str | None] = ()) -> str:
+    """The gold display string of a numeric answer: the human string when the scorer accepts
+    "答案：" + it (within half the tolerance), else that string restated with just enough decimals, else
+    the executed value. See `tw_fin_eval.scoring.match.gold_display`."""
+    from tw_fin_eval.scoring import match
+
+    return match.gold_display(human, gold_value, questions=questions)
