@@ -19,6 +19,7 @@ from tw_fin_eval.jsonl import atomic_writer, write_jsonl
 from tw_fin_eval.overlay import Issue, check_overlay, load_overlays
 from tw_fin_eval.records import RECORD_BUILDERS
 from tw_fin_eval.sources import SUBSETS, load_subset
+from tw_fin_eval.verification.verdicts import apply_verdicts
 
 MANIFEST = "build_manifest.json"
 
@@ -52,7 +53,7 @@ class SubsetResult:
         return text
 
 
-def build_subset(subset: str, sources: Path, translations: Path) -> SubsetResult:
+def build_subset(subset: str, sources: Path, translations: Path, verification: Path | None = None) -> SubsetResult:
     items = load_subset(subset, sources)
     overlays = load_overlays(subset, items, translations)
     res = SubsetResult(subset, SUBSETS[subset].dataset, len(items))
@@ -72,6 +73,10 @@ def build_subset(subset: str, sources: Path, translations: Path) -> SubsetResult
             res.failing_ids.append(item.source_id)
             continue
         res.records.append(make(item, ov))
+    # record post-processing: gold verdicts (gold_status, corrected gold); bad verdict files stop the build
+    gold = apply_verdicts(subset, items, res.records, verification or paths.VERIFICATION_DIR)
+    if gold is not None:
+        res.extra["gold"] = gold.line()
     if subset == "convfinqa":
         res.units = "conversations"
         done = sum(len(r["turns"]) for r in res.records)
@@ -105,8 +110,8 @@ def build_finsearchcomp(sources: Path) -> SubsetResult | None:
 
 
 def run_build(sources: Path, translations: Path, out_dir: Path, *, subsets: list[str] | None = None,
-              finchain: bool = True) -> list[SubsetResult]:
-    results = [build_subset(s, sources, translations) for s in (subsets or list(SUBSETS))]
+              finchain: bool = True, verification: Path | None = None) -> list[SubsetResult]:
+    results = [build_subset(s, sources, translations, verification) for s in (subsets or list(SUBSETS))]
     if finchain and subsets is None:
         for extra in (build_finchain(), build_finsearchcomp(sources)):
             if extra is not None:
@@ -131,6 +136,8 @@ def run_build(sources: Path, translations: Path, out_dir: Path, *, subsets: list
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sources", help=f"English source folder (default: ${paths.SOURCES_ENV} or ../shared/sources)")
     parser.add_argument("--translations", default=str(paths.TRANSLATIONS_DIR), help="overlay folder (default: %(default)s)")
+    parser.add_argument("--verification", default=str(paths.VERIFICATION_DIR),
+                        help="gold verdict folder (default: %(default)s)")
     parser.add_argument("--out", default=str(paths.DATA_DIR), help="output folder (default: %(default)s)")
     parser.add_argument("--subset", action="append", choices=list(SUBSETS),
                         help="build only these subsets (repeatable; FinChain is skipped then)")
@@ -141,7 +148,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     sources = paths.sources_dir(args.sources)
-    results = run_build(sources, Path(args.translations), Path(args.out), subsets=args.subset)
+    results = run_build(sources, Path(args.translations), Path(args.out), subsets=args.subset,
+                        verification=Path(args.verification))
     for res in results:
         print(res.line())
     failing = [i for r in results for i in r.failing]

@@ -28,6 +28,10 @@ COMMANDS: dict[str, Command] = {
     "release": Command("tw_fin_eval.release.cli", "write hf_release/ (parquet + generated dataset card)"),
     "push": Command("tw_fin_eval.release.push", "upload hf_release/ to the Hugging Face Hub (private by default)"),
     "review-sample": Command("tw_fin_eval.release.review_sample", "write the stratified human review sheet (CSV)"),
+    "verify-locate": Command("tw_fin_eval.verification.locate_cli",
+                             "print FinQA/ConvFinQA items with every program operand located (gold verification)"),
+    "verify-check": Command("tw_fin_eval.verification.check_cli",
+                            "validate the gold verdict files; counts per status and reason"),
     "convert-finllm450": Command("tw_fin_eval.finllm450", "convert the FinLLM 450 Excel workbook to data/finllm450.jsonl"),
 }
 

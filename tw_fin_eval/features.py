@@ -42,12 +42,20 @@ COMMON: dict[str, Any] = {
 CONFIG_FEATURES: dict[str, dict[str, Any]] = {
     "finqa": {
         **COMMON,
-        "original_en": {"question": STR, "table": TABLE, "evidence": EN_EVIDENCE, "answer": STR},
+        # gold verification (docs/VERIFICATION.md): status/reason null until read; original_en keeps the
+        # upstream answer_value/program (equal to the top-level ones unless the unit is `fixed`)
+        "gold_status": STR,
+        "gold_reason": STR,
+        "original_en": {"question": STR, "table": TABLE, "evidence": EN_EVIDENCE, "answer": STR,
+                        "answer_value": F64, "program": STR},
     },
     "convfinqa": {
         **COMMON,
         "turns": List({"question": STR, "answer": STR, "answer_value": F64, "answer_text": STR,
-                       "program": STR, "question_en": STR}),
+                       "program": STR, "question_en": STR,
+                       # gold verification per turn (docs/VERIFICATION.md); original_* = upstream gold
+                       "gold_status": STR, "gold_reason": STR, "original_answer_value": F64,
+                       "original_program": STR, "original_answer": STR}),
         "system": STR,
         "first_user_prefix": STR,
         "original_en": {"questions": List(STR), "table": TABLE, "evidence": EN_EVIDENCE},

@@ -13,6 +13,7 @@ SOURCES_ENV = "TW_FIN_EVAL_SOURCES"
 
 DATA_DIR = REPO_ROOT / "data"
 TRANSLATIONS_DIR = REPO_ROOT / "translations"
+VERIFICATION_DIR = REPO_ROOT / "verification"  # gold verdicts (docs/VERIFICATION.md)
 GLOSSARY_PATH = REPO_ROOT / "術語表_glossary_zh-TW.md"
 RELEASE_DIR = REPO_ROOT / "hf_release"
 

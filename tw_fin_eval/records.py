@@ -30,6 +30,15 @@ PROGRAM_KINDS = {
 }
 
 
+# record ids from the 1-based official position (verification verdicts are keyed by these ids too)
+RECORD_IDS = {"finqa": "finqa_tw-test-{:04d}", "convfinqa": "convfinqa_tw-dev-{:04d}",
+              "financeagent": "financeagent_tw-{:04d}"}
+
+
+def record_id(subset: str, index: int) -> str:
+    return RECORD_IDS[subset].format(index)
+
+
 def program_kind(program: str) -> str:
     ops = re.findall(r"(\w+)\(", program or "")
     return PROGRAM_KINDS.get(ops[-1], "其他") if ops else "其他"
@@ -74,7 +83,7 @@ def finqa_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
     f = item.fields
     table, evidence, question = ov.data["table"], _evidence_zh(item, ov), ov.data["question"]
     return {
-        "id": f"finqa_tw-test-{item.index:04d}",
+        "id": record_id("finqa", item.index),
         "dataset": "FinQA-TW",
         "source": _source("FinQA", finqa, item.source_id),
         "category": "C_財報數值推理",
@@ -107,7 +116,7 @@ def convfinqa_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
     ]
     last = turns[-1]
     return {
-        "id": f"convfinqa_tw-dev-{item.index:04d}",
+        "id": record_id("convfinqa", item.index),
         "dataset": "ConvFinQA-TW",
         "source": _source("ConvFinQA", convfinqa, item.source_id),
         "category": "C_財報數值推理",
@@ -135,7 +144,7 @@ def financeagent_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
     f = item.fields
     question = ov.data["question"]
     return {
-        "id": f"financeagent_tw-{item.index:04d}",
+        "id": record_id("financeagent", item.index),
         "dataset": "FinanceAgent-TW",
         "source": _source("Finance Agent Benchmark", financeagent, item.source_id),
         "category": "G_工具與Agent",

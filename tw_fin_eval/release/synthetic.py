@@ -47,7 +47,11 @@ def finqa_records(n: int = 3, kinds: tuple[str, ...] = ("增減計算", "比率�
                                       ["2015 net revenue", f"$ {a}"]],
                             "evidence": [{"key": "table_2", "text": f"the 2015 net revenue is $ {a} ;"}],
                             # FinQA's human answer string where upstream has one (null otherwise)
-                            "answer": None if yes_no else str(a - b)},
+                            "answer": None if yes_no else str(a - b),
+                            # the upstream gold (differs from the top-level gold only for a fixed unit)
+                            "answer_value": None if yes_no else float(a - b), "program": f"subtract({a}, {b})"},
+            # gold verification: one unit read and verified, the others not read yet (null)
+            "gold_status": "verified" if i == 1 else None, "gold_reason": None,
             "meta": META,
             "undeclared_extra": "dropped by the release",
         })
@@ -59,9 +63,14 @@ def convfinqa_records(n: int = 2) -> list[dict[str, Any]]:
     for i in range(1, n + 1):
         turns = [
             {"question": "2015 年的淨利是多少？", "answer": "120", "answer_value": 120.0, "answer_text": None,
-             "program": "120", "question_en": "what was net income in 2015?"},
+             "program": "120", "question_en": "what was net income in 2015?",
+             # a fixed turn: the upstream gold read the 2014 cell
+             "gold_status": "fixed", "gold_reason": "wrong_operand", "original_answer_value": 100.0,
+             "original_program": "100", "original_answer": "100"},
             {"question": "淨利是否增加？", "answer": "yes", "answer_value": None, "answer_text": "yes",
-             "program": "greater(120, 100)", "question_en": "did net income increase?"},
+             "program": "greater(120, 100)", "question_en": "did net income increase?",
+             "gold_status": None, "gold_reason": None, "original_answer_value": None,
+             "original_program": "greater(120, 100)", "original_answer": "yes"},
         ]
         out.append({
             "id": f"convfinqa_tw-dev-{i:04d}", "dataset": "ConvFinQA-TW",

@@ -79,6 +79,8 @@ def load(root: Path) -> list[SourceItem]:
         items.append(SourceItem(
             subset="convfinqa", source_id=sid, index=index, question=questions[0], table=table,
             evidence=evidence, setting="gold_evidence",
-            fields={"turns": turns, "conv_type": "double" if sid.startswith("Double_") else "single"},
+            fields={"turns": turns, "conv_type": "double" if sid.startswith("Double_") else "single",
+                    # every sentence of the page, for the operand locator (verification/)
+                    "page_text": split_sentences(f"{conv.get('pre_text') or ''} {conv.get('post_text') or ''}")},
         ))
     return items

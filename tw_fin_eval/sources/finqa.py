@@ -149,6 +149,7 @@ def load(root: Path) -> list[SourceItem]:
                 "answer_text": exe if yes_no else None,
                 "text_kind": text_kind,
                 "ungrounded": problem,
+                "page_text": sentences,  # every sentence of the page, for the operand locator (verification/)
             },
         ))
     return items

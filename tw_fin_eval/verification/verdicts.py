@@ -1,0 +1,312 @@
+"""Verdict files `verification/<subset>/*.jsonl` (docs/VERIFICATION.md): one line per unit (a FinQA item or
+a ConvFinQA turn), validated against the English source items, and the build step that writes each unit's
+`gold_status` and, for a `fixed` unit, the corrected gold into the records (keeping the upstream gold).
+
+A verdict line: {"id": "finqa_tw-test-0007", "turn": null, "status": "fixed", "reason": "wrong_direction",
+"note": "…", "answer_value": 0.1234, "program": "divide(…)", "reader": "h-verify",
+"second_read": {"reader": "…", "status": "fixed", "agree": true, "note": "…"}}"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tw_fin_eval.errors import InputError
+from tw_fin_eval.jsonl import iter_jsonl
+from tw_fin_eval.records import program_kind, record_id
+from tw_fin_eval.sources.base import SourceItem, agrees, display_number
+from tw_fin_eval.verification.program import ProgramError, execute, same_value
+
+VERIFIED_SUBSETS = ("finqa", "convfinqa")
+STATUSES = ("verified", "fixed", "unanswerable")
+REASONS = {
+    "wrong_operand": "a program operand is the wrong cell / row / sentence",
+    "swapped_years": "the two years' values are exchanged",
+    "wrong_direction": "a ratio or change computed the wrong way round (b/a for a/b, old−new for new−old)",
+    "percent_vs_amount": "the question asks a percentage and the gold is an amount, or the reverse",
+    "unit_mismatch": "the question's unit differs from the gold's (millions vs thousands, % vs fraction)",
+    "question_table_mismatch": "the question asks about something the context does not hold (a year, a row)",
+    "ocr_garbage": "the upstream table or text is garbled where the question needs it",
+    "other": "anything else (say what in the note)",
+}
+FIELDS = {"id", "turn", "status", "reason", "note", "reader", "answer_value", "answer_text", "answer", "program",
+          "second_read"}
+SECOND_READ_FIELDS = {"reader", "status", "agree", "note"}
+_RANGE_NAME = re.compile(r"^(\d+)-(\d+)$")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One gradable unit with its upstream gold."""
+
+    subset: str
+    record_id: str
+    turn: int | None
+    index: int  # 1-based position of the item / conversation
+    program: str
+    answer_value: float | None
+    answer_text: str | None  # "yes"/"no" units
+    table: list[list[str]]
+
+    @property
+    def key(self) -> tuple[str, int | None]:
+        return (self.record_id, self.turn)
+
+    @property
+    def label(self) -> str:
+        return self.record_id if self.turn is None else f"{self.record_id} turn {self.turn}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    id: str
+    turn: int | None
+    status: str
+    reason: str | None
+    note: str
+    reader: str
+    answer_value: float | None = None
+    answer_text: str | None = None
+    answer: str | None = None
+    program: str | None = None
+    second_read: dict[str, Any] | None = None
+    path: str = ""
+    line: int = 0
+
+    @property
+    def key(self) -> tuple[str, int | None]:
+        return (self.id, self.turn)
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+def units(subset: str, items: list[SourceItem]) -> dict[tuple[str, int | None], Unit]:
+    """Every unit of a verified subset, keyed by (record id, turn) (turn None for FinQA)."""
+    if subset not in VERIFIED_SUBSETS:
+        raise KeyError(f"subset {subset!r} has no gold verification; known: {', '.join(VERIFIED_SUBSETS)}")
+    out: dict[tuple[str, int | None], Unit] = {}
+    for it in items:
+        rid = record_id(subset, it.index)
+        table = it.table or []
+        if subset == "finqa":
+            f = it.fields
+            u = Unit(subset, rid, None, it.index, f["program"], f["answer_value"], f["answer_text"], table)
+            out[u.key] = u
+        else:
+            for k, t in enumerate(it.fields["turns"]):
+                u = Unit(subset, rid, k, it.index, t["program"], t["answer_value"], t["answer_text"], table)
+                out[u.key] = u
+    return out
+
+
+def verdict_files(verification_dir: Path, subset: str) -> list[Path]:
+    folder = verification_dir / subset
+    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+
+
+def _file_range(path: Path) -> tuple[int, int] | None:
+    """`0151-0200.jsonl` → (151, 200): every id in the file must be in that range (catches misplaced lines)."""
+    m = _RANGE_NAME.match(path.stem)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def parse_verdict(obj: dict[str, Any], path: Path, line: int,
+                  known: dict[tuple[str, int | None], Unit]) -> Verdict:
+    """One verdict line → Verdict, or InputError naming file:line and id."""
+    rid = obj.get("id")
+
+    def fail(msg: str, field: str | None = None) -> InputError:
+        return InputError(msg, path=path, line=line, item_id=str(rid) if rid is not None else None, field=field)
+
+    extra = set(obj) - FIELDS
+    if extra:
+        raise fail(f"unknown field(s): {', '.join(sorted(extra))} (allowed: {', '.join(sorted(FIELDS))})")
+    if not isinstance(rid, str) or not rid:
+        raise fail("verdict without a string 'id'")
+    turn = obj.get("turn")
+    if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
+        raise fail("turn must be an integer (0-based) or null", "turn")
+    unit = known.get((rid, turn))
+    if unit is None:
+        subset_of = {u.record_id: u.subset for u in known.values()}
+        if rid not in subset_of:
+            raise fail("unknown id (verdicts use the record id, e.g. finqa_tw-test-0001 / convfinqa_tw-dev-0001)")
+        if turn is None:
+            raise fail("this id is a conversation: give the 0-based turn", "turn")
+        if subset_of[rid] == "finqa":
+            raise fail("FinQA items have no turns: turn must be null", "turn")
+        n = sum(1 for u in known.values() if u.record_id == rid)
+        raise fail(f"unknown turn {turn} (the conversation has turns 0–{n - 1})", "turn")
+    status = obj.get("status")
+    if status not in STATUSES:
+        raise fail(f"status must be one of {', '.join(STATUSES)}, got {status!r}", "status")
+    reason = obj.get("reason")
+    if status == "verified":
+        if reason is not None:
+            raise fail("a verified unit has reason null", "reason")
+    elif reason not in REASONS:
+        raise fail(f"a {status} unit needs a reason, one of {', '.join(REASONS)}; got {reason!r}", "reason")
+    note = obj.get("note")
+    note = "" if note is None else note
+    if not isinstance(note, str) or "\n" in note:
+        raise fail("note must be a one-line string", "note")
+    if status != "verified" and not note.strip():
+        raise fail(f"a {status} unit needs a note saying what is wrong", "note")
+    reader = obj.get("reader")
+    if not isinstance(reader, str) or not reader.strip():
+        raise fail("reader (who read it) is required", "reader")
+
+    value, text, answer, program = obj.get("answer_value"), obj.get("answer_text"), obj.get("answer"), obj.get("program")
+    if status != "fixed":
+        for name in ("answer_value", "answer_text", "answer", "program"):
+            if obj.get(name) is not None:
+                raise fail(f"only a fixed unit carries a corrected {name}", name)
+    else:
+        if not isinstance(program, str) or not program.strip():
+            raise fail("a fixed unit needs the corrected program", "program")
+        try:
+            result = execute(program, unit.table)
+        except ProgramError as exc:
+            raise fail(f"the corrected program does not run: {exc}", "program") from None
+        if unit.answer_text is not None:  # a yes/no unit stays yes/no
+            if text not in ("yes", "no"):
+                raise fail("a fixed yes/no unit needs answer_text \"yes\" or \"no\"", "answer_text")
+            if value is not None:
+                raise fail("a yes/no unit has no answer_value", "answer_value")
+            if result != text:
+                raise fail(f"the corrected program gives {result!r}, not answer_text {text!r}", "program")
+            if text == unit.answer_text and program == unit.program:
+                raise fail("fixed, but the answer and program equal the upstream gold (use verified)", "answer_text")
+        else:
+            if not _is_number(value):
+                raise fail("a fixed unit needs the corrected answer_value (a number)", "answer_value")
+            if text is not None:
+                raise fail("a numeric unit has no answer_text", "answer_text")
+            if isinstance(result, str) or not same_value(result, float(value)):
+                shown = result if isinstance(result, str) else display_number(result)
+                raise fail(f"the corrected program gives {shown}, not answer_value {value}", "answer_value")
+            if unit.answer_value is not None and same_value(float(value), unit.answer_value):
+                raise fail("fixed, but answer_value equals the upstream gold (use verified, or say so in "
+                           "the note of a verified line)", "answer_value")
+            if answer is not None and (not isinstance(answer, str) or not agrees(answer, float(value))):
+                raise fail(f"answer {answer!r} does not state answer_value {value}", "answer")
+    second = obj.get("second_read")
+    if second is not None:
+        if not isinstance(second, dict):
+            raise fail("second_read must be an object {reader, status, agree, note}", "second_read")
+        extra = set(second) - SECOND_READ_FIELDS
+        if extra:
+            raise fail(f"unknown second_read field(s): {', '.join(sorted(extra))}", "second_read")
+        if not isinstance(second.get("reader"), str) or not second["reader"].strip():
+            raise fail("second_read.reader is required", "second_read")
+        if second["reader"] == reader:
+            raise fail("the second read must be by another reader", "second_read")
+        if second.get("status") not in STATUSES:
+            raise fail(f"second_read.status must be one of {', '.join(STATUSES)}", "second_read")
+        if not isinstance(second.get("agree"), bool):
+            raise fail("second_read.agree must be true or false", "second_read")
+        if not isinstance(second.get("note", ""), str) or "\n" in second.get("note", ""):
+            raise fail("second_read.note must be a one-line string", "second_read")
+    return Verdict(rid, turn, status, reason, note, reader, None if value is None else float(value), text,
+                   answer, program, second, str(path), line)
+
+
+def load_verdicts(subset: str, items: list[SourceItem], verification_dir: Path) -> dict[tuple[str, int | None], Verdict]:
+    """Every verdict of a subset, validated; unknown id/turn, duplicates, bad status/reason or a fixed unit
+    without a (consistent) corrected value raise InputError with file:line and id."""
+    known = units(subset, items)
+    out: dict[tuple[str, int | None], Verdict] = {}
+    for path in verdict_files(verification_dir, subset):
+        bounds = _file_range(path)
+        for line, obj in iter_jsonl(path):
+            v = parse_verdict(obj, path, line, known)
+            if bounds and not bounds[0] <= known[v.key].index <= bounds[1]:
+                raise InputError(f"id outside this file's range {bounds[0]}–{bounds[1]}", path=path, line=line,
+                                 item_id=v.id)
+            if v.key in out:
+                what = v.id if v.turn is None else f"{v.id} turn {v.turn}"
+                raise InputError(f"duplicate verdict for {what} (first at {out[v.key].where})", path=path,
+                                 line=line, item_id=v.id)
+            out[v.key] = v
+    return out
+
+
+@dataclass
+class Coverage:
+    total: int
+    status: Counter
+    reasons: Counter  # (status, reason) → count
+
+    @property
+    def done(self) -> int:
+        return sum(self.status.values())
+
+    def line(self) -> str:
+        parts = ", ".join(f"{s} {self.status[s]:,}" for s in STATUSES if self.status[s])
+        return f"{self.done:,}/{self.total:,} units read" + (f" ({parts})" if parts else "")
+
+
+def coverage(subset: str, items: list[SourceItem], verdicts: dict[tuple[str, int | None], Verdict]) -> Coverage:
+    return Coverage(len(units(subset, items)), Counter(v.status for v in verdicts.values()),
+                    Counter((v.status, v.reason) for v in verdicts.values() if v.reason))
+
+
+# ---- the build step -------------------------------------------------------------------------------------
+
+def _corrected_answer(v: Verdict) -> str:
+    if v.answer_text is not None:
+        return v.answer_text
+    return v.answer if v.answer is not None else display_number(v.answer_value or 0.0)
+
+
+def _fix_finqa(rec: dict[str, Any], v: Verdict | None) -> None:
+    rec["original_en"]["answer_value"] = rec["answer_value"]
+    rec["original_en"]["program"] = rec["program"]
+    rec["gold_status"] = v.status if v else None
+    rec["gold_reason"] = v.reason if v else None
+    if v and v.status == "fixed":
+        rec["answer_value"], rec["answer_text"] = v.answer_value, v.answer_text
+        rec["answer"], rec["program"] = _corrected_answer(v), v.program
+        rec["subcategory"] = program_kind(v.program or "")
+
+
+def _fix_turn(turn: dict[str, Any], v: Verdict | None) -> None:
+    turn["original_answer_value"] = turn["answer_value"]
+    turn["original_program"] = turn["program"]
+    turn["original_answer"] = turn["answer"]
+    turn["gold_status"] = v.status if v else None
+    turn["gold_reason"] = v.reason if v else None
+    if v and v.status == "fixed":
+        # the runner's gold history reads turns[k].answer_value/answer: later turns see the corrected gold
+        turn["answer_value"], turn["answer_text"] = v.answer_value, v.answer_text
+        turn["answer"], turn["program"] = _corrected_answer(v), v.program
+
+
+def apply_verdicts(subset: str, items: list[SourceItem], records: list[dict[str, Any]],
+                   verification_dir: Path) -> Coverage | None:
+    """Record post-processing step of the build: validate the subset's verdicts and write `gold_status`
+    (null where no verdict yet) and the corrected gold into the records, in place. None for subsets
+    without verification."""
+    if subset not in VERIFIED_SUBSETS:
+        return None
+    verdicts = load_verdicts(subset, items, verification_dir)
+    for rec in records:
+        if subset == "finqa":
+            _fix_finqa(rec, verdicts.get((rec["id"], None)))
+        else:
+            for k, turn in enumerate(rec["turns"]):
+                _fix_turn(turn, verdicts.get((rec["id"], k)))
+            last = rec["turns"][-1]  # the record's top-level gold mirrors the last turn
+            rec["answer"], rec["answer_value"] = last["answer"], last["answer_value"]
+            rec["answer_text"], rec["program"] = last["answer_text"], last["program"]
+    return coverage(subset, items, verdicts)
