@@ -194,7 +194,7 @@ def test_build_writes_gold_status_and_corrected_gold(tmp_path, sources_root, fin
     assert t1["gold_status"] == "fixed" and t1["answer_value"] == 37.84 and t1["answer"] == "37.84"
     assert (t1["original_answer_value"], t1["original_program"], t1["original_answer"]) == (25.14, "25.14", "25.14")
     # the gold history of later turns shows the corrected answer
-    from tw_fin_eval.runner.runner import load_tasks
+    from tw_fin_eval.runner.requests import load_tasks
 
     task = [t for t in load_tasks([out / "convfinqa_tw_dev.jsonl"]) if t.turn == 2][0]
     history = [m["content"] for m in task.messages if m["role"] == "assistant"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tw_fin_eval.sources.base import SourceItem, display_number, numbers_in
+from tw_fin_eval.schema import display_number
+from tw_fin_eval.sources.base import SourceItem, numbers_in
 from tw_fin_eval.verification.program import (
     TABLE_OPS,
     ProgramError,

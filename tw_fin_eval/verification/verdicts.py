@@ -18,7 +18,8 @@ from typing import Any
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.records import program_kind, record_id
-from tw_fin_eval.sources.base import SourceItem, agrees, display_number
+from tw_fin_eval.schema import answer_matches, display_number, gold_display
+from tw_fin_eval.sources.base import SourceItem
 from tw_fin_eval.verification.program import ProgramError, execute, same_value
 
 VERIFIED_SUBSETS = ("finqa", "convfinqa")
@@ -51,6 +52,7 @@ class Unit:
     answer_value: float | None
     answer_text: str | None  # "yes"/"no" units
     table: list[list[str]]
+    question_en: str
 
     @property
     def key(self) -> tuple[str, int | None]:
@@ -96,11 +98,13 @@ def units(subset: str, items: list[SourceItem]) -> dict[tuple[str, int | None], 
         table = it.table or []
         if subset == "finqa":
             f = it.fields
-            u = Unit(subset, rid, None, it.index, f["program"], f["answer_value"], f["answer_text"], table)
+            u = Unit(subset, rid, None, it.index, f["program"], f["answer_value"], f["answer_text"], table,
+                     it.question)
             out[u.key] = u
         else:
             for k, t in enumerate(it.fields["turns"]):
-                u = Unit(subset, rid, k, it.index, t["program"], t["answer_value"], t["answer_text"], table)
+                u = Unit(subset, rid, k, it.index, t["program"], t["answer_value"], t["answer_text"], table,
+                         t["question_en"])
                 out[u.key] = u
     return out
 
@@ -198,7 +202,8 @@ def parse_verdict(obj: dict[str, Any], path: Path, line: int,
             if unit.answer_value is not None and same_value(float(value), unit.answer_value):
                 raise fail("fixed, but answer_value equals the upstream gold (use verified, or say so in "
                            "the note of a verified line)", "answer_value")
-            if answer is not None and (not isinstance(answer, str) or not agrees(answer, float(value))):
+            if answer is not None and (not isinstance(answer, str) or not answer_matches(
+                    answer, float(value), questions=[unit.question_en])):
                 raise fail(f"answer {answer!r} does not state answer_value {value}", "answer")
     second = obj.get("second_read")
     if second is not None:
@@ -263,10 +268,11 @@ def coverage(subset: str, items: list[SourceItem], verdicts: dict[tuple[str, int
 
 # ---- the build step -------------------------------------------------------------------------------------
 
-def _corrected_answer(v: Verdict) -> str:
+def _corrected_answer(v: Verdict, questions: list[str]) -> str:
+    """The display string of the corrected gold, by the scorer's own rule (schema.gold_display)."""
     if v.answer_text is not None:
         return v.answer_text
-    return v.answer if v.answer is not None else display_number(v.answer_value or 0.0)
+    return gold_display(v.answer, v.answer_value or 0.0, questions=questions)
 
 
 def _fix_finqa(rec: dict[str, Any], v: Verdict | None) -> None:
@@ -276,7 +282,8 @@ def _fix_finqa(rec: dict[str, Any], v: Verdict | None) -> None:
     rec["gold_reason"] = v.reason if v else None
     if v and v.status == "fixed":
         rec["answer_value"], rec["answer_text"] = v.answer_value, v.answer_text
-        rec["answer"], rec["program"] = _corrected_answer(v), v.program
+        rec["answer"] = _corrected_answer(v, [rec["question"], rec["original_en"]["question"]])
+        rec["program"] = v.program
         rec["subcategory"] = program_kind(v.program or "")
 
 
@@ -289,7 +296,8 @@ def _fix_turn(turn: dict[str, Any], v: Verdict | None) -> None:
     if v and v.status == "fixed":
         # the runner's gold history reads turns[k].answer_value/answer: later turns see the corrected gold
         turn["answer_value"], turn["answer_text"] = v.answer_value, v.answer_text
-        turn["answer"], turn["program"] = _corrected_answer(v), v.program
+        turn["answer"] = _corrected_answer(v, [turn["question"], turn["question_en"]])
+        turn["program"] = v.program
 
 
 def apply_verdicts(subset: str, items: list[SourceItem], records: list[dict[str, Any]],
