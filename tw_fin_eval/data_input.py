@@ -1,0 +1,171 @@
+"""Where records come from: a JSONL file (standard library only), a parquet file, a release folder with a
+config name, or a Hugging Face Hub dataset id. The runner's `--data`, batch export and the lm-eval tasks
+all read through here, so a record is the same dict whichever form it was published in.
+
+    JSONL      data/finqa_tw_test.jsonl                     iter_jsonl (stdlib)
+    parquet    hf_release/data/finqa/test-00000-of-00001.parquet   pyarrow
+    release    hf_release  + config finqa                   hf_release/data/finqa/*.parquet (pyarrow)
+    Hub id     APMIC/tw_fin_eval_basic + config finqa        datasets.load_dataset(id, config, split="test")
+
+Errors name the file and line (JSONL) or row (parquet), and say what to do: a directory that is not a
+release, a release without a config, a Hub id while offline or without `datasets` installed."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tw_fin_eval.errors import InputError
+from tw_fin_eval.jsonl import iter_jsonl
+
+RELEASE_DATA_DIR = "data"  # <release>/data/<config>/*.parquet (tw_fin_eval/release/writer.py)
+RELEASE_SPLIT = "test"
+DEFAULT_HUB_ID = "APMIC/tw_fin_eval_basic"
+_HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_OFFLINE_ENV = ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE")
+JSONL, PARQUET, RELEASE, HUB = "jsonl", "parquet", "release", "hub"
+
+
+@dataclass(frozen=True)
+class Source:
+    """One readable unit of records: a file, or one config of a release folder or Hub dataset."""
+    kind: str
+    location: str  # the path or Hub id as the user gave it
+    config: str | None = None
+    files: tuple[str, ...] = ()  # parquet files of a release config
+
+    @property
+    def label(self) -> str:
+        return f"{self.location} (config {self.config})" if self.config else self.location
+
+    @property
+    def local_files(self) -> list[Path]:
+        """The files on disk this source reads (empty for a Hub dataset)."""
+        if self.kind in (JSONL, PARQUET):
+            return [Path(self.location)]
+        return [Path(f) for f in self.files]
+
+
+def _offline() -> bool:
+    return any(os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"} for name in _OFFLINE_ENV)
+
+
+def release_configs(folder: str | os.PathLike) -> list[str]:
+    """The configs of a release folder: the subfolders of <folder>/data holding parquet files."""
+    data = Path(folder) / RELEASE_DATA_DIR
+    if not data.is_dir():
+        return []
+    return sorted(p.name for p in data.iterdir() if p.is_dir() and any(p.glob("*.parquet")))
+
+
+def _split_configs(configs: Sequence[str] | str | None) -> list[str]:
+    if configs is None:
+        return []
+    items = [configs] if isinstance(configs, str) else list(configs)
+    out: list[str] = []
+    for item in items:
+        out.extend(c.strip() for c in str(item).split(",") if c.strip() and c.strip() not in out)
+    return out
+
+
+def resolve(spec: str, configs: Sequence[str] | str | None = None) -> list[Source]:
+    """The sources `spec` names. `configs` (names, or one comma-separated string) picks the configs of a
+    release folder or Hub id; it is not used for a plain file."""
+    names = _split_configs(configs)
+    path = Path(spec)
+    if path.is_file():
+        kind = PARQUET if path.suffix.lower() == ".parquet" else JSONL
+        return [Source(kind, spec)]
+    if path.is_dir():
+        available = release_configs(path)
+        if not available:
+            parquet = sorted(str(p) for p in path.glob("*.parquet"))
+            if parquet:  # <release>/data/<config>/ given directly
+                return [Source(RELEASE, spec, path.name, tuple(parquet))]
+            raise InputError("is a directory, not a data file or a release folder (no data/<config>/*.parquet "
+                             "in it); give the files, e.g. data/*.jsonl", path=spec)
+        if not names:
+            raise InputError(f"is a directory: a release folder needs --config (one or more of "
+                             f"{', '.join(available)})", path=spec)
+        out = []
+        for name in names:
+            if name not in available:
+                raise InputError(f"release folder has no config {name!r} (it has {', '.join(available)})",
+                                 path=spec)
+            files = sorted(str(p) for p in (path / RELEASE_DATA_DIR / name).glob("*.parquet"))
+            out.append(Source(RELEASE, spec, name, tuple(files)))
+        return out
+    if _HUB_ID.match(spec) and not spec.endswith((".jsonl", ".json", ".parquet")):
+        if not names:
+            raise InputError("a Hub dataset id needs --config (e.g. finqa, convfinqa, finchain, financeagent)",
+                             path=spec)
+        return [Source(HUB, spec, name) for name in names]
+    raise InputError("file not found", path=spec)
+
+
+def resolve_all(specs: Sequence[str], configs: Sequence[str] | str | None = None) -> list[Source]:
+    out: list[Source] = []
+    for spec in specs:
+        for src in resolve(spec, configs):
+            if src not in out:
+                out.append(src)
+    return out
+
+
+def iter_records(source: Source) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    """Yield (where, number, record): `where` names the file (or Hub dataset), `number` is the JSONL line
+    or the 1-based parquet row, so errors can point at it."""
+    if source.kind == JSONL:
+        for line, rec in iter_jsonl(source.location):
+            yield source.location, line, rec
+    elif source.kind in (PARQUET, RELEASE):
+        for f in source.local_files:
+            for row, rec in enumerate(_parquet_rows(f), 1):
+                yield str(f), row, rec
+    elif source.kind == HUB:
+        for row, rec in enumerate(_hub_rows(source.location, source.config or ""), 1):
+            yield source.label, row, rec
+    else:  # pragma: no cover - Source is built by resolve()
+        raise ValueError(source.kind)
+
+
+def read_records(source: Source) -> list[dict[str, Any]]:
+    return [rec for _, _, rec in iter_records(source)]
+
+
+def _parquet_rows(path: Path) -> Iterator[dict[str, Any]]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError("reading parquet needs the `pyarrow` package (pip install pyarrow); "
+                         "JSONL input needs nothing", path=path) from None
+    try:
+        pf = pq.ParquetFile(path)
+    except Exception as exc:  # pyarrow raises several types for a file that is not parquet
+        raise InputError(f"not a readable parquet file ({type(exc).__name__}: {str(exc)[:160]})", path=path) from None
+    for batch in pf.iter_batches(batch_size=512):
+        yield from batch.to_pylist()
+
+
+def _hub_rows(repo_id: str, config: str) -> Iterator[dict[str, Any]]:
+    where = f"{repo_id} (config {config})"
+    try:
+        import datasets
+    except ImportError:
+        raise InputError("is not a local file or folder; reading a Hub dataset id needs the `datasets` package "
+                         "(pip install datasets), or download the release and give its folder", path=repo_id) from None
+    try:
+        ds = datasets.load_dataset(repo_id, config, split=RELEASE_SPLIT)
+    except Exception as exc:  # datasets raises many types (connection, not found, offline)
+        reason = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+        if _offline():
+            raise InputError("is not a local file or folder and the Hub is offline (HF_HUB_OFFLINE / "
+                             "HF_DATASETS_OFFLINE is set) with no cached copy; download the release first and give "
+                             f"its folder with --config ({reason})", path=where) from None
+        raise InputError(f"cannot load this Hub dataset ({reason}); check the id and config, your network, "
+                         "or download the release and give its folder", path=where) from None
+    yield from ds

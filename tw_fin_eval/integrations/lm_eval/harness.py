@@ -1,0 +1,156 @@
+"""The lm-evaluation-harness tasks' logic, without lm-eval itself (so it is tested on its own):
+release records → one document per request → our scorer's verdict per generation.
+
+Documents. One per request the runner would send: a FinQA or FinChain record is one document; a
+ConvFinQA conversation gives one document per turn, its `messages` holding the gold answers of the
+earlier turns (the paper's setting) — built by the runner's own request builder, so lm-eval sends the
+same messages as `tw-fin-eval run`. A document keeps the whole record (JSON) for scoring.
+
+Metrics (per document, from `tw_fin_eval.scoring`): `acc` is the scorer's verdict — the headline
+`accuracy` of `tw-fin-eval score`; `strict_acc` counts answers read after 「答案：」 only; `flexible_acc`
+also accepts the fallbacks (\\boxed{}, last number); FinChain adds `step_recall` and ConvFinQA
+`conversation_acc` (every turn of a conversation right)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from tw_fin_eval.data_input import DEFAULT_HUB_ID, RELEASE_SPLIT, read_records, resolve
+from tw_fin_eval.errors import InputError
+from tw_fin_eval.runner.requests import record_tasks
+from tw_fin_eval.scoring import extract, tasks
+
+RELEASE_ENV = "TW_FIN_EVAL_RELEASE"  # default location of the release when --metadata does not say
+TASK_CONFIGS = ("finqa", "convfinqa", "finchain")
+
+Doc = dict[str, Any]
+
+
+def release_location(release: str | None = None) -> str:
+    """--metadata '{"release": …}' beats $TW_FIN_EVAL_RELEASE beats the Hub id."""
+    return release or os.environ.get(RELEASE_ENV) or DEFAULT_HUB_ID
+
+
+def load_records(config: str, release: str | None = None) -> list[dict[str, Any]]:
+    (source,) = resolve(release_location(release), [config])
+    records = read_records(source)
+    if not records:
+        raise InputError(f"no records in config {config!r}", path=source.label)
+    return records
+
+
+def _target(record: dict[str, Any], turn: int | None) -> str:
+    gold = record["turns"][turn] if turn is not None else record
+    for name in ("answer", "answer_text"):
+        value = gold.get(name)
+        if isinstance(value, str) and value.strip():
+            return value
+        if isinstance(value, list) and value:
+            return ",".join(map(str, value))
+    value = gold.get("answer_value")
+    return "" if value is None else f"{value:.12g}"
+
+
+def build_docs(records: Iterable[dict[str, Any]]) -> list[Doc]:
+    """One document per request (ConvFinQA: per turn, gold history), in record order."""
+    records = list(records)
+    prepare(records)
+    docs: list[Doc] = []
+    for rec in records:
+        payload = json.dumps(rec, ensure_ascii=False)
+        for task in record_tasks(rec, history="gold"):
+            docs.append({"id": task.record_id, "turn": task.turn, "messages": task.messages,
+                         "target": _target(rec, task.turn), "record": payload})
+    return docs
+
+
+def prepare(records: Sequence[dict[str, Any]]) -> None:
+    """Let each task type's scorer see all its records once (FinChain builds each template's label set
+    from them), exactly as `tw-fin-eval score` does before scoring."""
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for rec in records:
+        by_type.setdefault(str(rec.get("task_type")), []).append(rec)
+    for tt, recs in by_type.items():
+        scorer = tasks.scorer_for(tt)
+        if scorer is None:
+            raise InputError(f"unknown task_type {tt!r}", item_id=str(recs[0].get("id")))
+        scorer.prepare(recs)
+
+
+def score_doc(doc: Doc, response: str) -> tasks.ItemResult:
+    record = json.loads(doc["record"])
+    scorer = tasks.scorer_for(record["task_type"])
+    if scorer is None:
+        raise InputError(f"unknown task_type {record['task_type']!r}", item_id=doc["id"])
+    return scorer.score(record, doc["turn"], response or "", tasks.Context())
+
+
+def _flexible(item: tasks.ItemResult) -> bool:
+    """Right under any extraction mode: the scorer's flexible verdict where it reports one."""
+    value = getattr(item, "flexible_correct", None)
+    return bool(item.correct) if value is None else bool(value)
+
+
+def metrics_for(doc: Doc, item: tasks.ItemResult) -> dict[str, Any]:
+    correct = bool(item.correct)
+    out: dict[str, Any] = {
+        "acc": float(correct),
+        "strict_acc": float(correct and item.mode == extract.STRICT and item.decided_by != tasks.JUDGE),
+        "flexible_acc": float(_flexible(item)),
+    }
+    if item.task_type == "numeric_cot":
+        out["step_recall"] = item.step_recall
+    if item.task_type == "conversation_numeric":
+        out["conversation_acc"] = (doc["id"], correct)
+    return out
+
+
+def process_results(doc: Doc, results: Sequence[str]) -> dict[str, Any]:
+    return metrics_for(doc, score_doc(doc, results[0] if results else ""))
+
+
+def mean_skip_none(values: Sequence[float | None]) -> float:
+    kept = [v for v in values if v is not None]
+    return sum(kept) / len(kept) if kept else float("nan")
+
+
+def conversation_accuracy(values: Sequence[tuple[str, bool]]) -> float:
+    convs: dict[str, bool] = {}
+    for cid, ok in values:
+        convs[cid] = convs.get(cid, True) and bool(ok)
+    return sum(convs.values()) / len(convs) if convs else float("nan")
+
+
+def render_plain(messages: Sequence[dict[str, str]]) -> str:
+    """The prompt as one text, for completion models run without a chat template."""
+    names = {"system": "系統", "user": "使用者", "assistant": "助理"}
+    parts = [f"{names.get(m['role'], m['role'])}：{m['content']}" for m in messages]
+    return "\n\n".join(parts) + "\n\n助理："
+
+
+# ---- lm-eval's logged samples → a runs file the scorer reads -------------------------------------------
+def sample_to_run_line(sample: dict[str, Any], *, model: str) -> dict[str, Any]:
+    """One lm-eval `samples_<task>_*.jsonl` line as a runs-file line (docs/FORMATS.md §3)."""
+    doc = sample.get("doc")
+    if not isinstance(doc, dict) or not isinstance(doc.get("id"), str):
+        raise InputError("sample has no `doc` with an `id`: is this a tw_fin_eval lm-eval samples file?")
+    resps = sample.get("resps") or [[None]]
+    response = resps[0][0] if resps and isinstance(resps[0], list) and resps[0] else None
+    try:
+        dataset = json.loads(doc.get("record") or "{}").get("dataset")
+    except (TypeError, ValueError):
+        dataset = None
+    line = {"id": doc["id"], "turn": doc.get("turn"), "dataset": dataset, "model": model,
+            "messages": doc.get("messages"), "response": response, "reasoning": None, "finish_reason": None,
+            "usage": None, "latency_s": None, "attempts": 1, "error": None, "created": None}
+    if doc.get("turn") is not None:
+        line["history"] = "gold"
+    return line
+
+
+__all__ = ["RELEASE_ENV", "TASK_CONFIGS", "RELEASE_SPLIT", "build_docs", "load_records", "process_results",
+           "score_doc", "metrics_for", "mean_skip_none", "conversation_accuracy", "render_plain",
+           "sample_to_run_line"]
