@@ -32,6 +32,10 @@ COMMANDS: dict[str, Command] = {
                              "print FinQA/ConvFinQA items with every program operand located (gold verification)"),
     "verify-check": Command("tw_fin_eval.verification.check_cli",
                             "validate the gold verdict files; counts per status and reason"),
+    "lm-eval-path": Command("tw_fin_eval.integrations.lm_eval.path_cli",
+                            "print the folder of the lm-evaluation-harness tasks (for lm_eval --include_path)"),
+    "lm-eval-runs": Command("tw_fin_eval.integrations.lm_eval.runs_cli",
+                            "turn lm-eval's logged samples into a runs file for `score`"),
     "convert-finllm450": Command("tw_fin_eval.finllm450", "convert the FinLLM 450 Excel workbook to data/finllm450.jsonl"),
 }
 

@@ -104,7 +104,7 @@ def metrics_for(doc: Doc, item: tasks.ItemResult) -> dict[str, Any]:
     if item.task_type == "numeric_cot":
         out["step_recall"] = item.step_recall
     if item.task_type == "conversation_numeric":
-        out["conversation_acc"] = (doc["id"], correct)
+        out["conversation_acc"] = (doc["id"], correct, len(json.loads(doc["record"])["turns"]))
     return out
 
 
@@ -117,11 +117,16 @@ def mean_skip_none(values: Sequence[float | None]) -> float:
     return sum(kept) / len(kept) if kept else float("nan")
 
 
-def conversation_accuracy(values: Sequence[tuple[str, bool]]) -> float:
-    convs: dict[str, bool] = {}
-    for cid, ok in values:
-        convs[cid] = convs.get(cid, True) and bool(ok)
-    return sum(convs.values()) / len(convs) if convs else float("nan")
+def conversation_accuracy(values: Sequence[tuple[str, bool, int]]) -> float:
+    """Conversations with every turn right, among those whose turns were all evaluated (as the report
+    counts them: a conversation cut by --limit is left out)."""
+    seen: dict[str, list[bool]] = {}
+    sizes: dict[str, int] = {}
+    for cid, ok, n_turns in values:
+        seen.setdefault(cid, []).append(bool(ok))
+        sizes[cid] = n_turns
+    complete = [all(oks) for cid, oks in seen.items() if len(oks) == sizes[cid]]
+    return sum(complete) / len(complete) if complete else float("nan")
 
 
 def render_plain(messages: Sequence[dict[str, str]]) -> str:

@@ -13,6 +13,11 @@ from tw_fin_eval.integrations.lm_eval.harness import render_plain
 
 
 class TwFinEvalTask(ConfigurableTask):
+    def __init__(self, config: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        # lm-eval hands a Python task its whole YAML config, including the `class` key that chose it
+        config = {k: v for k, v in (config or {}).items() if k != "class"}
+        super().__init__(config=config, **kwargs)
+
     def fewshot_context(self, doc: dict[str, Any], num_fewshot: int, system_instruction: str | None = None,
                         apply_chat_template: bool = False, fewshot_as_multiturn: bool = False,
                         chat_template: Callable[..., Any] | None = None, gen_prefix: str | None = None) -> Any:
