@@ -14,18 +14,21 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Iterable, Sequence
 
 from finchain_tw_templates.core import Problem, Step
 
-# Fictional Taiwanese-style company names (any resemblance to a real company is accidental; they are
-# paired with industries at random).
+# Fictional Taiwanese-style names. Every stem was checked against the TWSE/TPEx listings and Taiwan's
+# financial groups, banks, insurers and 投信 (benchmarks/finchain_realism.py --listed ...): none is built on a
+# real listed company or financial group. Companies are manufacturers, builders and service groups of a size
+# that fits the amounts of every template (no small farm or restaurant issuing NT$100 億 bonds).
 COMPANIES: tuple[str, ...] = (
-    "宏遠精密", "永豐泰科技", "瑞光電子", "建鼎營造", "華聯食品", "晟達光電", "群峰半導體", "德昌紡織",
-    "信和物流", "冠宇生技", "東嘉航運", "新禾能源", "聯昇機械", "立泰化工", "嘉益醫材", "鼎盛建設",
-    "和順汽車零件", "凱旋資訊", "育成綠能", "長興塑膠", "萬泰鋼鐵", "明陽通訊", "國瑞精機", "富邦泰商貿",
-    "全揚電機", "正隆包材", "大同昌百貨", "晶元微系統", "太平洋茶業", "百川水務", "台穎光學", "振宇工業",
-    "金豐餐飲", "群益軟體", "南星造紙", "天佑製藥", "榮泰電池", "昱成科技", "福懋家居", "合盛農產",
+    "澄嶺精密", "翊岑科技", "沐禾電子", "霈宇營造", "昕澤食品", "栩陽光電", "嵐峰半導體", "芃光紡織",
+    "靖岳物流", "岱橋生技", "熙岸航運", "瀚澄能源", "朗渠機械", "頤森化工", "硯川醫材", "樸岩建設",
+    "漣州汽車零件", "雲杉資訊", "峮達綠能", "崧霖塑膠", "澐海鋼鐵", "琮翔通訊", "璟川精機", "霽光電機",
+    "淞岳材料", "蔚嵐電子", "曜岑光學", "汐澄工業", "棠岳軟體", "柏澐造紙", "槿陽製藥", "苡澄電池",
+    "晞禾半導體", "筠嶺科技", "皓汐紡織", "樺岑包材", "湧岱鋼鐵", "岑鈺電子", "灃川化工", "晴嵐食品",
 )
 
 INDUSTRIES: tuple[str, ...] = (
@@ -41,20 +44,46 @@ PERSONS: tuple[str, ...] = (
 )
 
 BANKS: tuple[str, ...] = (
-    "瑞光商業銀行", "永信商業銀行", "華豐商業銀行", "東亞聯合銀行", "台元商業銀行", "新光泰商業銀行",
-    "中興合作銀行", "安和商業銀行", "大信商業銀行", "合隆商業銀行",
+    "澐泰商業銀行", "岱信商業銀行", "沐恩商業銀行", "栩豐商業銀行", "霽安商業銀行", "靖和商業銀行",
+    "崧盛商業銀行", "璟岳商業銀行", "曜川商業銀行", "晴川商業銀行",
 )
+
+# Fictional 投信 (securities investment trust companies); a fund is one of their products.
+FUND_HOUSES: tuple[str, ...] = ("岱嶺投信", "霽川投信", "沐嵐投信", "栩光投信", "靖峰投信", "澄川投信")
+FUND_THEMES: tuple[str, ...] = ("台灣成長", "科技趨勢", "高股息", "全球平衡", "中小型", "亞太收益")
 
 # Fictional exchanges / platforms for crypto and fintech scenarios.
 EXCHANGES: tuple[str, ...] = (
-    "寶島幣所", "匯鏈交易所", "星鏈數位資產平台", "福爾摩沙幣倉", "島嶼鏈交易所", "晨曦數位資產交易所",
+    "嵐嶼幣所", "匯鏈交易所", "星澄數位資產平台", "福爾摩沙幣倉", "島嶼鏈交易所", "晨曦數位資產交易所",
 )
 
 # Fictional tokens: a Chinese name plus an upper-case ticker (tickers are allowed by the zh checker).
 TOKENS: tuple[tuple[str, str], ...] = (
-    ("玉山幣", "YSC"), ("阿里山鏈", "ALS"), ("日月代幣", "SMT"), ("福爾摩沙幣", "FMS"), ("太魯閣幣", "TRK"),
+    ("奇萊幣", "QLC"), ("阿里山鏈", "ALS"), ("清境代幣", "QJT"), ("福爾摩沙幣", "FMS"), ("太魯閣幣", "TRK"),
     ("墾丁幣", "KTC"), ("合歡鏈", "HHC"), ("淡水幣", "TSW"), ("雪山代幣", "SNW"), ("蘭嶼幣", "LYC"),
 )
+
+PAYMENT_FIRMS: tuple[str, ...] = ("島嶼支付", "晨曦行動支付", "澐通電子支付", "福爾摩沙支付", "青杉支付")
+DIGITAL_BANKS: tuple[str, ...] = ("樂活純網銀", "星光純網銀", "島嶼純網銀", "晨曦純網銀")
+INSURERS: tuple[str, ...] = ("禾豐人壽", "允誠人壽", "青嵐人壽", "沛然人壽", "恆岳人壽")
+# Prefixes of small non-profit organisations (social enterprises, foundations).
+ORG_PREFIXES: tuple[str, ...] = ("晨光", "青禾", "暖陽", "山海", "星語", "禾苗", "小樹", "海風")
+
+
+def all_names() -> tuple[str, ...]:
+    """Every fictional name a template can print (the tests and the realism benchmark check them)."""
+    return (COMPANIES + BANKS + FUND_HOUSES + EXCHANGES + tuple(t for t, _ in TOKENS) + PAYMENT_FIRMS
+            + DIGITAL_BANKS + INSURERS + ORG_PREFIXES)
+
+
+def pick_fund(rng: random.Random, theme: str | None = None) -> str:
+    """A 投信 product: 「岱嶺投信台灣成長基金」."""
+    return rng.choice(FUND_HOUSES) + (theme or rng.choice(FUND_THEMES)) + "基金"
+
+
+def pick_funds(rng: random.Random, k: int) -> list[str]:
+    """k funds of distinct 投信 (so their names differ)."""
+    return [h + rng.choice(FUND_THEMES) + "基金" for h in rng.sample(FUND_HOUSES, k)]
 
 
 def pick_company(rng: random.Random) -> str:
@@ -268,16 +297,28 @@ class Chain:
         self.lines.append((desc, conclusion))
 
     def numeric(self, question: str, answer: float, display: str, params: dict | None = None) -> Problem:
+        """A numeric problem. `display` tells the answer's kind (「14.12%」 a percentage, 「NT$…」/「US$…」
+        money, else a plain number); the rounding is the one the question asks for (`asked_decimals`), and a
+        question that asks for none gets the standard clause of its kind (`rounding_clause`). The gold
+        answer is then written digits only, as the system prompt asks of a model (`gold_number`)."""
         answer = float(answer)
         if not math.isfinite(answer):
             raise ValueError(f"answer is not finite: {answer}")
+        percent = display.rstrip().endswith("%")
+        decimals = asked_decimals(question)
+        if decimals is None:
+            currency = "US$" if "US$" in display else "NT$" if "NT$" in display else None
+            decimals = default_decimals(answer, currency)
+            question += rounding_clause(decimals, percent, currency)
+        gold = gold_number(answer, decimals, percent)
         return Problem(
             question=question,
-            solution=steps_text(self.lines, answer=display),
+            solution=steps_text(self.lines, answer=gold),
             steps=tuple(self.steps),
             answer_type="numeric",
             answer_value=answer,
-            answer_display=display,
+            answer_display=gold,
+            answer_decimals=decimals,
             params=dict(params or {}),
         )
 
@@ -293,10 +334,71 @@ class Chain:
         )
 
 
+# Taiwan's corporate income tax (營利事業所得稅) rate since 2018. Every template about a Taiwan company uses it;
+# a template that wants another rate must call it an assumption (「假設」) in the question.
+TW_CORPORATE_TAX = 0.20
+
 # Standard answer instructions appended to questions.
 ASK_MONEY = "（請以新臺幣元表示，四捨五入至小數點後第 2 位）"
 ASK_PCT = "（請以百分比表示，四捨五入至小數點後第 2 位）"
 ASK_NUM = "（四捨五入至小數點後第 2 位）"
+
+# ---------------------------------------------------------------- the rounding a question asks for
+# One rule, used by Chain.numeric (the gold display) and by the tests and benchmarks: the LAST clause of the
+# question that names a decimal place decides — 「四捨五入至小數點後第 2 位」, 「取到小數第二位」, 「四捨五入至整數元」.
+_ROUNDING_CLAUSE = re.compile(r"小數點後第\s*(\d)\s*位|小數第([一二三四])位|整數(?:元|股)?")
+_ZH_PLACE = {"一": 1, "二": 2, "三": 3, "四": 4}
+
+
+def asked_decimals(question: str) -> int | None:
+    """The number of decimals the question asks the answer to be rounded to (0 = an integer), or None.
+
+    >>> asked_decimals("請問淨利？（四捨五入至整數元）"), asked_decimals("（以百分比表示，取到小數第二位）")
+    (0, 2)
+    >>> asked_decimals("（四捨五入至小數點後第 4 位）"), asked_decimals("請問淨利？")
+    (4, None)
+    """
+    last = None
+    for last in _ROUNDING_CLAUSE.finditer(question):  # noqa: B007  (the last match is the one wanted)
+        pass
+    if last is None:
+        return None
+    if last.group(1):
+        return int(last.group(1))
+    if last.group(2):
+        return _ZH_PLACE[last.group(2)]
+    return 0
+
+
+def default_decimals(answer: float, currency: str | None) -> int:
+    """The rounding stated for a question that named none: whole units for money of a million or more
+    (no one quotes NT$1,234,567,890.12), two decimals otherwise."""
+    return 0 if currency and abs(answer) >= 1_000_000 else 2
+
+
+def rounding_clause(decimals: int, percent: bool, currency: str | None) -> str:
+    """The standard clause appended to a question that stated no rounding."""
+    if percent:
+        return f"（請以百分比表示，四捨五入至小數點後第 {decimals} 位）"
+    unit = {"NT$": "新臺幣元", "US$": "美元"}.get(currency or "")
+    if unit:
+        tail = "整數" + ("元" if currency == "NT$" else "") if decimals == 0 else f"小數點後第 {decimals} 位"
+        return f"（請以{unit}表示，四捨五入至{tail}）"
+    return "（四捨五入至整數）" if decimals == 0 else f"（四捨五入至小數點後第 {decimals} 位）"
+
+
+def gold_number(value: float, decimals: int, percent: bool = False) -> str:
+    """The gold answer as the system prompt asks a model to write it: Arabic digits, decimal point, minus
+    sign, % — no currency, unit or thousands separators.
+
+    >>> gold_number(1234567.891, 0), gold_number(0.14125, 2, percent=True), gold_number(-0.0001, 2)
+    ('1234568', '14.13%', '0.00')
+    """
+    x = rnd(value * 100 if percent else value, decimals)
+    text = f"{x:.{decimals}f}"
+    if text.lstrip("-").strip("0.") == "":
+        text = text.lstrip("-")  # never "-0.00"
+    return text + ("%" if percent else "")
 
 
 def join_items(items: Sequence[str]) -> str:

@@ -28,6 +28,9 @@ class Problem:
     # The record's `answer` display string (「14.12%」, 「NT$1,234.56」, 「高」). None: the generator
     # formats answer_value / uses answer_text.
     answer_display: str | None = None
+    # Numeric problems: the decimals the question asks the answer to be rounded to (in percentage points
+    # when the display ends with %); the record's machine-readable `answer_decimals`.
+    answer_decimals: int | None = None
     # The template's inputs by name, so tests can recompute the answer with an independent oracle.
     # Kept out of the released record (the question text holds the same numbers).
     params: dict = field(default_factory=dict, compare=False)

@@ -6,7 +6,8 @@
 
 Every template runs with `random.Random(f"{template_id}:{seed}")` for seed in
 [seed_offset, seed_offset + seeds); templates are ordered by (DOMAINS order, topic, template_id) and ids
-run finchain_tw-0001… in that order. Same code + same arguments → byte-identical output. Coverage
+of the shipped seeds 0–9 run finchain_tw-0001… in that order; other seeds carry the seed in the id
+(finchain_tw-bond_pricing_basic1-s123, see `record_id`). Same code + same arguments → byte-identical output. Coverage
 (topics, templates, items per difficulty, numeric vs categorical) goes to stderr.
 """
 
@@ -25,7 +26,6 @@ if __package__ in (None, ""):  # run as a script: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import finchain_tw_templates.topics  # noqa: E402,F401  (importing registers the templates)
-from finchain_tw_templates.common import fmt_value  # noqa: E402
 from finchain_tw_templates.core import DIFFICULTIES, DOMAINS, REGISTRY, Problem, TemplateSpec  # noqa: E402
 
 DATASET = "FinChain-TW"
@@ -35,7 +35,10 @@ SOURCE = {
     "url": "https://arxiv.org/abs/2506.02515",
     "license": "Apache-2.0 (upstream code); templates rewritten by APMIC",
 }
-META = {"translation": "原創在地化模板（非翻譯）", "review_status": "unreviewed", "version": "0.1"}
+from tw_fin_eval import DATA_VERSION  # noqa: E402  (a constant of the main package's stdlib-only __init__)
+
+META = {"translation": "原創在地化模板（非翻譯）", "review_status": "unreviewed", "version": DATA_VERSION}
+DEFAULT_SEEDS = 10  # the shipped release: seeds 0–9 of every template
 _DOMAIN_ORDER = {d: i for i, d in enumerate(DOMAINS)}
 
 
@@ -79,18 +82,35 @@ def _answer_display(problem: Problem) -> str:
     if problem.answer_display is not None:
         return problem.answer_display
     if problem.answer_type == "numeric":
-        return fmt_value(problem.answer_value)
+        raise ValueError("a numeric problem needs its gold display (built by Chain.numeric)")
     return problem.answer_text
 
 
-def build_record(spec: TemplateSpec, seed: int, problem: Problem, index: int) -> dict[str, Any]:
+def record_id(spec: TemplateSpec, seed: int, ranks: dict[str, int] | None = None) -> str:
+    """A stable id for (template, seed), whatever else is selected. The shipped seeds 0–9 keep the release's
+    ids 「finchain_tw-0001」… (the template's rank in release order × 10 + seed + 1); any other seed carries
+    the template and the seed, 「finchain_tw-bond_pricing_basic1-s123」, so items generated with other seeds
+    never collide with the release or with each other."""
+    if 0 <= seed < DEFAULT_SEEDS:
+        rank = (ranks or release_ranks())[spec.template_id]
+        return f"finchain_tw-{rank * DEFAULT_SEEDS + seed + 1:04d}"
+    return f"finchain_tw-{spec.template_id}-s{seed}"
+
+
+def release_ranks() -> dict[str, int]:
+    """Each registered template's position in release order (over all templates, not a selection)."""
+    return {s.template_id: i for i, s in enumerate(ordered_specs())}
+
+
+def build_record(spec: TemplateSpec, seed: int, problem: Problem,
+                 ranks: dict[str, int] | None = None) -> dict[str, Any]:
     from tw_fin_eval.prompts import finchain_messages  # stdlib-only module of the main package
 
     for step in problem.steps:
         if not math.isfinite(step.value):
             raise ValueError(f"template {spec.template_id} seed {seed}: step {step.label!r} is {step.value}")
     return {
-        "id": f"finchain_tw-{index:04d}",
+        "id": record_id(spec, seed, ranks),
         "dataset": DATASET,
         "source": {**SOURCE, "orig_id": f"{spec.template_id}:{seed}"},
         "category": DOMAINS[spec.domain],
@@ -103,6 +123,7 @@ def build_record(spec: TemplateSpec, seed: int, problem: Problem, index: int) ->
         "answer": _answer_display(problem),
         "answer_value": problem.answer_value,
         "answer_text": problem.answer_text,
+        "answer_decimals": problem.answer_decimals,
         "program": None,
         "solution": problem.solution,
         "steps": [{"label": s.label, "value": s.value} for s in problem.steps],
@@ -121,10 +142,11 @@ def generate_records(seeds: int = 10, topics: Iterable[str] | None = None,
     if seeds < 1:
         raise SelectionError("--seeds must be at least 1")
     records = []
+    ranks = release_ranks()
     for spec in ordered_specs(topics, exclude_templates):
         for seed in range(seed_offset, seed_offset + seeds):
             problem = run_template(spec, seed)
-            records.append(build_record(spec, seed, problem, len(records) + 1))
+            records.append(build_record(spec, seed, problem, ranks))
     return records
 
 

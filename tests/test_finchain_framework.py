@@ -66,7 +66,8 @@ def test_records_follow_the_format_and_release_order():
     recs = generate_records(seeds=2)
     specs = ordered_specs()
     assert len(recs) == 2 * len(specs)
-    assert [r["id"] for r in recs] == [f"finchain_tw-{i:04d}" for i in range(1, len(recs) + 1)]
+    # ids of the shipped seeds: template rank × 10 + seed + 1 (the release's 0001…2900, stable under selection)
+    assert [r["id"] for r in recs] == [f"finchain_tw-{i * 10 + k + 1:04d}" for i in range(len(specs)) for k in (0, 1)]
     assert [r["template_id"] for r in recs[::2]] == [s.template_id for s in specs]
     domain_rank = {zh: i for i, zh in enumerate(core.DOMAINS.values())}
     keys = [(domain_rank[r["category"]], r["subcategory"], r["template_id"]) for r in recs]
@@ -81,16 +82,37 @@ def test_records_follow_the_format_and_release_order():
         assert r["context"] == {"table": None, "evidence": [], "setting": None}
         assert r["program"] is None and r["original_en"] is None
         assert r["meta"] == {"translation": "原創在地化模板（非翻譯）", "review_status": "unreviewed",
-                             "version": "0.1"}
+                             "version": "0.2"}
         assert r["messages"][-1] == {"role": "user", "content": r["question"]}
         assert r["messages"][0]["role"] == "system"
         assert r["solution"].startswith("步驟 1：") and r["solution"].splitlines()[-1] == f"答案：{r['answer']}"
         assert all(set(s) == {"label", "value"} and isinstance(s["value"], float) for s in r["steps"])
         if r["answer_type"] == "numeric":
             assert isinstance(r["answer_value"], float) and r["answer_text"] is None
+            assert isinstance(r["answer_decimals"], int) and 0 <= r["answer_decimals"] <= 6
         else:
-            assert r["answer_value"] is None and r["answer_text"] == r["answer"]
+            assert r["answer_value"] is None and r["answer_text"] == r["answer"] and r["answer_decimals"] is None
         assert "params" not in r
+
+
+def test_ids_are_stable_per_template_and_seed_and_never_collide():
+    """Issue 15 point 15: the shipped seeds 0–9 keep their release ids whatever is selected; every other
+    seed carries the template and the seed in the id, so batches generated with other seeds never collide
+    with the release or with each other."""
+    release = {(r["template_id"], r["seed"]): r["id"] for r in generate_records(seeds=10)}
+    assert len(set(release.values())) == len(release) == 2900
+    assert release[(ordered_specs()[0].template_id, 0)] == "finchain_tw-0001"
+    assert release[(ordered_specs()[-1].template_id, 9)] == "finchain_tw-2900"
+    part = generate_records(seeds=3, seed_offset=8, topics=["kyc"])  # seeds 8, 9 (shipped) and 10 (not)
+    for r in part:
+        if r["seed"] < 10:
+            assert r["id"] == release[(r["template_id"], r["seed"])]
+        else:
+            assert r["id"] == f"finchain_tw-{r['template_id']}-s10"
+    other = generate_records(seeds=2, seed_offset=100) + generate_records(seeds=2, seed_offset=102)
+    ids = [r["id"] for r in other]
+    assert len(set(ids)) == len(ids) and not set(ids) & set(release.values())
+    assert all(r["id"].endswith(f"-s{r['seed']}") for r in other)
 
 
 def test_template_rng_depends_only_on_template_and_seed():

@@ -1152,8 +1152,7 @@ def test_200_seeds_are_sane_and_clean(template_id):
 def test_fictional_names_pass_the_zh_checker():
     from finchain_tw_templates import common
 
-    names = [*common.COMPANIES, *common.PERSONS, *common.BANKS, *common.EXCHANGES, *common.INDUSTRIES,
-             *(t[0] for t in common.TOKENS)]
+    names = [*common.all_names(), *common.PERSONS, *common.INDUSTRIES, *common.FUND_THEMES]
     assert not zh_problems("、".join(names))
 
 

@@ -105,7 +105,7 @@ FULL_0011 = {
                                       "以頓號分隔，例如「答案：1、3」。"},
         {"role": "user", "content": ROWS[10]["題目"]},
     ],
-    "meta": {"translation": "原為繁體中文，未翻譯", "review_status": "bank_reviewed", "version": "0.1",
+    "meta": {"translation": "原為繁體中文，未翻譯", "review_status": "bank_reviewed", "version": "0.2",
              "review_comment": None},
 }
 FULL_0015 = {
@@ -135,7 +135,7 @@ FULL_0015 = {
         {"role": "system", "content": prompts.SYSTEM_CASE},
         {"role": "user", "content": "某出口商預計三個月後收到 100 萬美元貨款，擔心新臺幣升值。\n請說明可使用哪些避險工具，並比較其優缺點。"},
     ],
-    "meta": {"translation": "原為繁體中文，未翻譯", "review_status": "bank_fixed", "version": "0.1",
+    "meta": {"translation": "原為繁體中文，未翻譯", "review_status": "bank_fixed", "version": "0.2",
              "review_comment": "情境數字已更新為 100 萬美元"},
 }
 

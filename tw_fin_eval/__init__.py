@@ -6,4 +6,4 @@ generations JSONL → scorer / `evaluate` metrics → per-item results + summary
 """
 
 __version__ = "0.1.0"
-DATA_VERSION = "0.1"
+DATA_VERSION = "0.2"

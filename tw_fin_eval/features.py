@@ -63,6 +63,7 @@ CONFIG_FEATURES: dict[str, dict[str, Any]] = {
     "finchain": {
         **COMMON,
         "solution": STR,
+        "answer_decimals": Value("int64"),  # the rounding the question asks for (h-finchain, issue 15 point 10)
         "steps": List({"label": STR, "value": F64}),
         "answer_type": STR,
         "template_id": STR,

@@ -8,6 +8,7 @@ import random
 from finchain_tw_templates.common import (
     ASK_MONEY,
     ASK_PCT,
+    TW_CORPORATE_TAX,
     Chain,
     ntd,
     pct,
@@ -348,7 +349,7 @@ def is_inter1(rng: random.Random) -> Problem:
     opex = pick_money(rng, int(rev * 0.05), int(rev * 0.15), 10_000)
     other = pick_money(rng, 1_000, int(rev * 0.03), 1_000)
     interest = pick_money(rng, 10_000, int(rev * 0.04), 1_000)
-    tax = pick_rate(rng, 15, 25, 1)
+    tax = TW_CORPORATE_TAX
     q = (f"{co}公司 {y} 年度營業收入 {ntd(rev)}、營業成本 {ntd(cogs)}、營業費用 {ntd(opex)}、"
          f"營業外收入 {ntd(other)}、利息費用 {ntd(interest)}，所得稅率 {pct(tax, 0)}。請計算本期淨利。{ASK_MONEY}")
     c = Chain()
@@ -385,7 +386,7 @@ def is_adv1(rng: random.Random) -> Problem:
     cogs_ratio = pick_rate(rng, 50, 75, 0.5)
     opex = pick_money(rng, int(rev0 * 0.05), int(rev0 * 0.12), 10_000)
     interest = pick_money(rng, 10_000, int(rev0 * 0.02), 1_000)
-    tax = pick_rate(rng, 17, 22, 1)
+    tax = TW_CORPORATE_TAX
     word = "成長" if g >= 0 else "衰退"
     q = (f"{co}公司 {y - 1} 年度營業收入為 {ntd(rev0)}。{y} 年度營業收入較前一年{word} {pct(abs(g), 1)}，"
          f"營業成本占營業收入的 {pct(cogs_ratio, 1)}，營業費用 {ntd(opex)}，利息費用 {ntd(interest)}，"

@@ -8,6 +8,7 @@ from finchain_tw_templates.common import (
     ASK_MONEY,
     ASK_NUM,
     ASK_PCT,
+    TW_CORPORATE_TAX,
     Chain,
     fmt_value,
     multiple_value,
@@ -64,7 +65,7 @@ def cs_inter1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     vu = pick_money(rng, 50_000_000, 500_000_000, 1_000_000)
     debt = pick_money(rng, int(vu * 0.1), int(vu * 0.6), 1_000_000)
-    t = pick_rate(rng, 15, 30, 1)
+    t = TW_CORPORATE_TAX
     q = (f"{co}公司目前無舉債，公司價值為 {ntd(vu)}。公司計畫發行 {ntd(debt)} 的永續公司債並用以買回股票，"
          f"所得稅率為 {pct(t, 0)}。依考慮公司所得稅的莫迪格里安尼與米勒資本結構理論，資本結構調整後的權益價值為多少？{ASK_MONEY}")
     c = Chain()
@@ -80,7 +81,7 @@ def cs_inter2(rng: random.Random) -> Problem:
     bu = pick_decimal(rng, 0.5, 1.5, 2)
     debt = pick_money(rng, 10_000_000, 200_000_000, 1_000_000)
     eq = pick_money(rng, 20_000_000, 300_000_000, 1_000_000)
-    t = pick_rate(rng, 15, 30, 1)
+    t = TW_CORPORATE_TAX
     q = (f"{co}公司的無槓桿貝他值（資產貝他）為 {bu:.2f}，負債市值 {ntd(debt)}，權益市值 {ntd(eq)}，"
          f"所得稅率 {pct(t, 0)}。請以哈馬達公式計算該公司的有槓桿權益貝他值。{ASK_NUM}")
     c = Chain()
@@ -96,7 +97,7 @@ def cs_adv1(rng: random.Random) -> Problem:
     ebit = pick_money(rng, 5_000_000, 80_000_000, 100_000)
     ru = pick_rate(rng, 8, 14, 0.5)
     rd = pick_rate(rng, 2, ru * 100 - 2, 0.25)
-    t = pick_rate(rng, 15, 25, 1)
+    t = TW_CORPORATE_TAX
     vu_est = ebit * (1 - t) / ru
     debt = pick_money(rng, int(vu_est * 0.15), int(vu_est * 0.5), 100_000)
     q = (f"{co}公司每年息前稅前利益（EBIT）預期永續維持 {ntd(ebit)}，目前無負債，無槓桿權益資金成本為 {pct(ru, 1)}，"
@@ -257,7 +258,7 @@ def eps_inter2(rng: random.Random) -> Problem:
     face = pick_money(rng, 50_000_000, 500_000_000, 1_000_000)
     coupon = pick_rate(rng, 0.5, 4, 0.25)
     conv_price = pick_money(rng, 20, 150, 1)
-    t = pick_rate(rng, 17, 22, 1)
+    t = TW_CORPORATE_TAX
     q = (f"{co}公司本年度稅後淨利 {ntd(ni)}，普通股加權平均流通在外股數 {shares:,} 股。公司全年流通在外的可轉換公司債"
          f"面額 {ntd(face)}，票面利率 {pct(coupon)}，轉換價格每股 {ntd(conv_price)}，所得稅率 {pct(t, 0)}。"
          f"假設全數轉換，請計算稀釋每股盈餘。{ASK_MONEY}")
@@ -304,7 +305,7 @@ def eps_adv1(rng: random.Random) -> Problem:
 def wacc_basic1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     rd = pick_rate(rng, 1.5, 9, 0.25)
-    t = pick_rate(rng, 15, 30, 1)
+    t = TW_CORPORATE_TAX
     q = (f"{co}公司向銀行借款的利率為 {pct(rd)}，公司適用的所得稅率為 {pct(t, 0)}。請計算稅後負債資金成本。{ASK_PCT}")
     c = Chain()
     k = c.add("稅後負債資金成本", rd * (1 - t), f"{pct(rd)} × （1 − {pct(t, 0)}）", pct)
@@ -332,7 +333,7 @@ def wacc_inter1(rng: random.Random) -> Problem:
     d = pick_money(rng, 20_000_000, 600_000_000, 1_000_000)
     re = pick_rate(rng, 7, 16, 0.25)
     rd = pick_rate(rng, 1.5, 7, 0.25)
-    t = pick_rate(rng, 15, 25, 1)
+    t = TW_CORPORATE_TAX
     q = (f"{co}公司權益市值 {ntd(e)}，負債市值 {ntd(d)}；權益資金成本 {pct(re)}，稅前負債資金成本 {pct(rd)}，"
          f"所得稅率 {pct(t, 0)}。請計算加權平均資金成本（WACC）。{ASK_PCT}")
     c = Chain()
@@ -351,7 +352,7 @@ def wacc_inter2(rng: random.Random) -> Problem:
     mrp = pick_rate(rng, 4, 8, 0.25)
     beta = pick_decimal(rng, 0.6, 1.8, 2)
     rd = pick_rate(rng, 1.5, 7, 0.25)
-    t = pick_rate(rng, 15, 25, 1)
+    t = TW_CORPORATE_TAX
     wd = pick_rate(rng, 10, 60, 5)
     q = (f"{co}公司的目標資本結構為負債 {pct(wd, 0)}、權益 {pct(1 - wd, 0)}。無風險利率 {pct(rf)}，市場風險溢酬 "
          f"{pct(mrp)}，股票貝他值 {beta:.2f}；稅前負債資金成本 {pct(rd)}，所得稅率 {pct(t, 0)}。"
@@ -374,7 +375,7 @@ def wacc_adv1(rng: random.Random) -> Problem:
     d1 = pick_decimal(rng, price * 0.02, price * 0.06, 2)
     g = pick_rate(rng, 1, 6, 0.5)
     ytm = pick_rate(rng, 1.5, 7, 0.25)
-    t = pick_rate(rng, 17, 25, 1)
+    t = TW_CORPORATE_TAX
     q = (f"{co}公司流通在外普通股 {shares:,} 股，股價 {ntd(price)}，預期下一期每股股利 {ntd(d1)}，股利成長率 "
          f"{pct(g, 1)}。公司另有公司債 {bonds:,} 張（每張面額 NT$100,000），市價為面額的 {bond_price:.2f}%，"
          f"到期殖利率 {pct(ytm)}。所得稅率 {pct(t, 0)}。請以市場價值權重計算加權平均資金成本（WACC），"

@@ -10,6 +10,7 @@ from finchain_tw_templates.common import (
     ASK_MONEY,
     ASK_NUM,
     ASK_PCT,
+    EXCHANGES,
     TOKENS,
     Chain,
     fmt_value,
@@ -585,7 +586,7 @@ def tx_inter2(rng: random.Random) -> Problem:
 @template(D, "transaction_analysis", "transaction_analysis_advanced1", "進階")
 def tx_adv1(rng: random.Random) -> Problem:
     who, tok = pick_person(rng), _tok(rng)
-    ex_a, ex_b = rng.sample(["寶島幣所", "匯鏈交易所", "星鏈數位資產平台", "福爾摩沙幣倉", "島嶼鏈交易所"], 2)
+    ex_a, ex_b = rng.sample(EXCHANGES[:5], 2)
     qty = pick_money(rng, 100, 20_000, 10)
     pa = pick_decimal(rng, 1, 300, 2)
     pb = pick_decimal(rng, pa * 0.99, pa * 1.04, 2)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 from finchain_tw_templates.common import (
+    DIGITAL_BANKS,
+    PAYMENT_FIRMS,
     Chain,
     fmt_value,
     ntd,
@@ -22,11 +24,6 @@ from finchain_tw_templates.common import (
 from finchain_tw_templates.core import Problem, template
 
 D = "fintech"
-
-# Fictional brands for the scenarios where a bank or an industrial company name would read oddly.
-PAYMENT_FIRMS = ("島嶼支付", "晨曦行動支付", "匯通電子支付", "福爾摩沙支付", "青松支付")
-DIGITAL_BANKS = ("樂活純網銀", "星光純網銀", "島嶼純網銀", "晨曦純網銀")
-
 
 # ---------------------------------------------------------------- digital_banking
 

@@ -6,12 +6,14 @@ import math
 import random
 
 from finchain_tw_templates.common import (
+    TW_CORPORATE_TAX,
     Chain,
     fmt_value,
     ntd,
     pct,
-    pick_companies,
     pick_company,
+    pick_fund,
+    pick_funds,
     pick_money,
     pick_person,
     pick_rate,
@@ -293,7 +295,7 @@ def npv_adv1(rng: random.Random) -> Problem:
     capex = pick_money(rng, 1_000_000, 8_000_000, 100_000)
     rev = pick_money(rng, round(capex * 0.5), round(capex * 0.9), 10_000)
     cost = pick_money(rng, round(rev * 0.3), round(rev * 0.55), 10_000)
-    tax = 0.2
+    tax = TW_CORPORATE_TAX
     salvage = pick_money(rng, round(capex * 0.05), round(capex * 0.15), 10_000)
     r = pick_rate(rng, 6, 12, 0.5)
     c = Chain()
@@ -318,7 +320,7 @@ def risk_adjusted_returns_basic1(rng: random.Random) -> Problem:
     rp = pick_rate(rng, 5, 20, 0.1)
     rf = pick_rate(rng, 1, 3, 0.25)
     sd = pick_rate(rng, 8, 30, 0.5)
-    fund = pick_company(rng) + "成長基金"
+    fund = pick_fund(rng, "台灣成長")
     c = Chain()
     ex = c.add("超額報酬", rp - rf, f"{pct(rp)} − {pct(rf)}", pct)
     sharpe = c.add("夏普比率", ex / sd, f"{pct(ex)} ÷ {pct(sd)}")
@@ -366,7 +368,7 @@ def risk_adjusted_returns_inter2(rng: random.Random) -> Problem:
         sh_a, sh_b = (ra - rf) / sa, (rb - rf) / sb
         if abs(sh_a - sh_b) > 0.02:  # keep the comparison unambiguous after display rounding
             break
-    fa, fb = (x + "基金" for x in pick_companies(rng, 2))
+    fa, fb = pick_funds(rng, 2)
     c = Chain()
     c.add(f"{fa}夏普比率", sh_a, f"({pct(ra)} − {pct(rf)}) ÷ {pct(sa)}")
     c.add(f"{fb}夏普比率", sh_b, f"({pct(rb)} − {pct(rf)}) ÷ {pct(sb)}")
@@ -385,7 +387,7 @@ def risk_adjusted_returns_adv1(rng: random.Random) -> Problem:
     rm = pick_rate(rng, 5, 14, 0.1)
     sm = pick_rate(rng, 12, 22, 0.5)
     rf = pick_rate(rng, 1, 3, 0.25)
-    fund = pick_company(rng) + "科技基金"
+    fund = pick_fund(rng, "科技趨勢")
     c = Chain()
     ex = c.add("基金超額報酬", rp - rf, f"{pct(rp)} − {pct(rf)}", pct)
     shp = c.add("基金夏普比率", ex / sp, f"{pct(ex)} ÷ {pct(sp)}")

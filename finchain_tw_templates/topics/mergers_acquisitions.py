@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from finchain_tw_templates.common import (
+    TW_CORPORATE_TAX,
     Chain,
     fmt_value,
     ntd,
@@ -107,7 +108,7 @@ def deal_structure_adv1(rng: random.Random) -> Problem:
     deal = pick_money(rng, round(ni_t * pe_a * 0.7), round(ni_t * pe_a * 1.4), 10_000_000)
     cash_w = pick_rate(rng, 30, 70, 5)
     i = pick_rate(rng, 2, 5, 0.25)
-    tax = 0.2
+    tax = TW_CORPORATE_TAX
     syn = pick_money(rng, round(ni_t * 0.05), round(ni_t * 0.3), 1_000_000)
     c = Chain()
     eps = c.add("併購前每股盈餘", ni_a / na, f"{ntd(ni_a)} ÷ {num(na)}", lambda x: ntd(x, 4))
@@ -301,7 +302,7 @@ def post_merger_integration_adv1(rng: random.Random) -> Problem:
     acq, tgt = pick_companies(rng, 2)
     run_rate = pick_money(rng, 100_000_000, 1_000_000_000, 10_000_000)
     ramp = [pick_rate(rng, 25, 50, 5), pick_rate(rng, 60, 90, 5)]
-    tax = 0.2
+    tax = TW_CORPORATE_TAX
     cost = pick_money(rng, round(run_rate * 0.8), round(run_rate * 2.0), 10_000_000)
     r = pick_rate(rng, 7, 12, 0.5)
     c = Chain()
@@ -326,7 +327,7 @@ def synergies_and_cost_savings_basic1(rng: random.Random) -> Problem:
     acq, tgt = pick_companies(rng, 2)
     opex = pick_money(rng, 500_000_000, 8_000_000_000, 10_000_000)
     s = pick_rate(rng, 2, 10, 0.5)
-    tax = 0.2
+    tax = TW_CORPORATE_TAX
     c = Chain()
     pre = c.add("每年稅前成本綜效", opex * s, f"{ntd(opex)} × {pct(s, 1)}", ntd)
     post = c.add("每年稅後成本綜效", pre * (1 - tax), f"{ntd(pre)} × (1 − {pct(tax, 0)})", ntd)
@@ -353,7 +354,7 @@ def synergies_and_cost_savings_basic2(rng: random.Random) -> Problem:
 def synergies_and_cost_savings_inter1(rng: random.Random) -> Problem:
     acq, tgt = pick_companies(rng, 2)
     syn = pick_money(rng, 20_000_000, 500_000_000, 1_000_000)
-    tax = 0.2
+    tax = TW_CORPORATE_TAX
     r = pick_rate(rng, 7, 12, 0.5)
     cost = pick_money(rng, round(syn * 0.5), round(syn * 4), 1_000_000)
     c = Chain()
@@ -392,7 +393,7 @@ def synergies_and_cost_savings_adv1(rng: random.Random) -> Problem:
     uplift = pick_rate(rng, 1, 5, 0.5)
     margin = pick_rate(rng, 20, 45, 1)
     dis = pick_money(rng, round(opex * s * 0.05), round(opex * s * 0.3), 1_000_000)
-    tax = 0.2
+    tax = TW_CORPORATE_TAX
     r = pick_rate(rng, 8, 12, 0.5)
     g = pick_rate(rng, 0.5, 2.5, 0.5)
     cost = pick_money(rng, 100_000_000, 1_000_000_000, 10_000_000)

@@ -7,6 +7,7 @@ import random
 from finchain_tw_templates.common import (
     ASK_NUM,
     ASK_PCT,
+    TW_CORPORATE_TAX,
     Chain,
     fmt_value,
     multiple_value,
@@ -365,7 +366,7 @@ def prof_adv1(rng: random.Random) -> Problem:
     sales = pick_money(rng, 50_000_000, 5_000_000_000, 100_000)
     ebit = pick_money(rng, int(sales * 0.05), int(sales * 0.3), 10_000)
     interest = pick_money(rng, 10_000, int(ebit * 0.4), 10_000)
-    tax = pick_rate(rng, 15, 25, 1)
+    tax = TW_CORPORATE_TAX
     ta = pick_money(rng, int(sales * 0.8), int(sales * 3), 100_000)
     eq = pick_money(rng, int(ta * 0.35), int(ta * 0.8), 100_000)
     q = (f"{co}公司營業收入 {ntd(sales)}，息前稅前利益 {ntd(ebit)}，利息費用 {ntd(interest)}，所得稅率 {pct(tax, 0)}；"

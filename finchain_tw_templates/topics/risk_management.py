@@ -8,6 +8,7 @@ import random
 from statistics import NormalDist
 
 from finchain_tw_templates.common import (
+    INSURERS,
     Chain,
     fmt_value,
     join_items,
@@ -17,6 +18,7 @@ from finchain_tw_templates.common import (
     pick_bank,
     pick_company,
     pick_decimal,
+    pick_fund,
     pick_money,
     pick_rate,
     plus,
@@ -36,8 +38,6 @@ def par(s: str) -> str:
     """A negative operand inside a formula gets parentheses: 「20% × (-NT$5,000)」."""
     return f"({s})" if s.startswith("-") else s
 
-
-INSURERS = ("禾豐人壽", "允誠人壽", "青嵐人壽", "沛然人壽", "恆岳人壽")
 
 
 def annuity_pv(cf: float, r: float, n: int) -> float:
@@ -254,7 +254,7 @@ def risk_appetite_adv1(rng: random.Random) -> Problem:
 
 @template(D, "risk_metrics", "risk_metrics_basic1", "基礎")
 def risk_metrics_basic1(rng: random.Random) -> Problem:
-    fund = pick_company(rng) + "基金"
+    fund = pick_fund(rng)
     rets = [pick_rate(rng, -15, 30, 0.1) for _ in range(5)]
     mean = sum(rets) / 5
     c = Chain()
@@ -281,7 +281,7 @@ def risk_metrics_basic2(rng: random.Random) -> Problem:
 
 @template(D, "risk_metrics", "risk_metrics_inter1", "中級")
 def risk_metrics_inter1(rng: random.Random) -> Problem:
-    fund = pick_company(rng) + "基金"
+    fund = pick_fund(rng)
     navs = [pick_decimal(rng, 8, 15, 2)]
     for _ in range(5):
         navs.append(pick_decimal(rng, navs[-1] * 0.85, navs[-1] * 1.12, 2))
@@ -324,7 +324,7 @@ def risk_metrics_inter2(rng: random.Random) -> Problem:
 
 @template(D, "risk_metrics", "risk_metrics_adv1", "進階")
 def risk_metrics_adv1(rng: random.Random) -> Problem:
-    who = pick_company(rng) + "退休基金"
+    who = pick_company(rng) + "的確定福利退休金計畫資產"
     w1 = pick_rate(rng, 30, 80, 5)
     w2 = 1 - w1
     s1 = pick_rate(rng, 14, 28, 0.5)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from finchain_tw_templates.common import (
+    ORG_PREFIXES,
     Chain,
     fmt_value,
     ntd,
@@ -23,9 +24,6 @@ from finchain_tw_templates.common import (
 from finchain_tw_templates.core import Problem, template
 
 D = "sustainable_finance"
-
-# Fictional non-profit / social-enterprise names: 「晨光」+「食物銀行」 and so on.
-ORG_PREFIXES = ("晨光", "青禾", "暖陽", "山海", "星語", "禾苗", "小樹", "海風")
 
 
 def pick_org(rng: random.Random, kind: str) -> str:
@@ -257,7 +255,7 @@ def green_bonds_basic2(rng: random.Random) -> Problem:
     c = Chain()
     gr = c.add("綠色溢價", yc - yg, f"{pct(yc)} − {pct(yg)}", pct)
     save = c.add("每年節省的利息", face * gr, f"{ntd(face)} × {pct(gr)}", ntd)
-    q = (f"{co}同天評估兩種 5 年期籌資：一般公司債殖利率 {pct(yc)}，綠色債券殖利率 {pct(yg)}。若以綠色債券發行 {ntd(face)}"
+    q = (f"{co}同時評估兩種 5 年期籌資：一般公司債殖利率 {pct(yc)}，綠色債券殖利率 {pct(yg)}。若以綠色債券發行 {ntd(face)}"
          f"（票面利率等於殖利率），請問每年可比一般公司債少付多少利息？")
     return c.numeric(q, save, ntd(save), {"face": face, "yc": yc, "yg": yg})
 
