@@ -103,6 +103,7 @@ def finchain_records(n: int = 3) -> list[dict[str, Any]]:
             "answer": "高" if categorical else str(10 * i),
             "answer_value": None if categorical else float(10 * i),
             "answer_text": "高" if categorical else None,
+            "answer_decimals": None if categorical else 0,
             "program": None,
             "solution": f"步驟 1：利息 = NT$1,000 × {i}% = NT${10 * i}\n答案：{10 * i}",
             "steps": [{"label": "利息", "value": float(10 * i)}],
