@@ -38,11 +38,52 @@ def test_thousands_commas_are_ignored_but_decimals_kept():
     assert f.rule == "numeral_missing" and "「5.0」" in f.message
 
 
-def test_converted_million_is_caught():
-    """`$ 334 million` → 3.34 億 is the classic error: the numeral changed."""
-    findings = missing_numerals("a net increase of approximately $ 334 million", "淨增加約 3.34 億美元")
-    assert [f.message for f in findings] == ["譯文缺少原文數字「334」：阿拉伯數字要照抄"]
-    assert "334 million" in findings[0].text
+@pytest.mark.parametrize("en, zh", [
+    ("revenue of $ 5.9 billion", "營收 59 億美元"),
+    ("revenue of $ 5.9 billion", "營收 5.9 十億美元"),          # the source scale kept
+    ("a loss of $ 42.5 million", "虧損 4,250 萬美元"),
+    ("a net increase of approximately $ 334 million", "淨增加約 3.34 億美元"),
+    ("capital expenditures of $ 120 million", "資本支出 1 億 2,000 萬美元"),
+    ("a commitment of $14B, $11B of it by 2028", "承諾投入 140 億美元，其中 110 億美元於 2028 年前"),
+    ("$42.5M in 2015", "2015 年 4,250 萬美元"),
+    ("proceeds of $ 1,500,000", "價款 150 萬美元"),
+    ("1.5 billion shares", "1,500 百萬股"),
+    ("( in millions ) net revenue was $ 5735 in 2015", "2015 年淨營收為 57.35 億美元"),
+    ("total of $ 2.3 trillion", "合計 2.3 兆美元"),
+])
+def test_amount_restated_in_another_scale_with_equal_value_passes(en, zh):
+    assert missing_numerals(en, zh) == []
+
+
+@pytest.mark.parametrize("en, zh, lost", [
+    ("revenue of $ 5.9 billion", "營收 58 億美元", "5.9"),          # the value changed
+    ("a loss of $ 42.5 million", "虧損 4,200 萬美元", "42.5"),      # rounded
+    ("a net increase of $ 334 million", "淨增加約 3.3 億美元", "334"),
+    ("capital expenditures of $ 120 million", "資本支出 1 億 2,500 萬美元", "120"),
+    ("revenue of $ 5.9 billion", "營收 590 億美元", "5.9"),          # wrong power of ten
+    ("revenue of $ 5.9 billion and 59 stores", "營收 59 億美元的門市", "5.9"),  # one 59 cannot serve twice
+    ("the ratio was 5.0 times", "比率為 5 倍", "5.0"),               # no change of scale: still a changed numeral
+    ("5735 units in 2015", "2015 年 57.35 億單位", "5735"),          # no scale anywhere in the English
+])
+def test_changed_or_lost_amount_is_still_a_finding(en, zh, lost):
+    findings = missing_numerals(en, zh)
+    assert [f.found for f in findings] == [lost]
+    assert "數值必須相等" in findings[0].message
+
+
+def test_us_dates_may_be_written_the_taiwan_way():
+    assert missing_numerals("as of 12/31/12", "截至 2012 年 12 月 31 日") == []
+    assert missing_numerals("the period ended 12/16", "截至 2016 年 12 月止之期間") == []
+    assert missing_numerals("from 12/31/2011 to 12/31/2012", "自 2011 年 12 月 31 日至 2012 年 12 月 31 日") == []
+    assert "31" in [f.found for f in missing_numerals("as of 12/31/12", "截至 2012 年 12 月 30 日")]
+    assert missing_numerals("as of 12/31/12", "截至 2013 年 12 月 31 日") != []
+
+
+def test_capital_tiers_in_chinese_numerals():
+    assert missing_numerals("tier 1 capital of $ 5 billion", "第一類資本 50 億美元") == []
+    assert missing_numerals("tier 1 and tier 2 capital", "第一類及第二類資本") == []
+    assert [f.found for f in missing_numerals("tier 1 capital", "第二類資本")] == ["1"]
+    assert [f.found for f in missing_numerals("tier 1 and tier 1 common", "第一類資本")] == ["1"]
 
 
 def test_multiset_counts_repeated_numerals():
@@ -376,7 +417,7 @@ BAD = [
     ("what is the net change in net revenue during 2015 for entergy corporation?",
      "Entergy Corporation 在 2015 年的 net revenue 淨變動是多少？", ["english_residue"]),
     ("the company's long-term debt was $ 334 million at december 31 , 2015",
-     "截至 2015 年 12 月 31 日，公司的長期負債為 3.34 億美元", ["convention", "numeral_missing"]),
+     "截至 2015 年 12 月 31 日，公司的長期負債為 3.3 億美元", ["convention", "numeral_missing"]),
     ("cash used in financing activities increased", "融資活動的现金流出增加", ["prc_term", "simplified"]),
     ("the p/e ratio was 18.5", "市盈率為 18.5", ["prc_term"]),
     ("revenue in 2015 was $ 5.8 billion", "2015 年營收為 $ 5.8 billion", ["convention"]),
@@ -392,7 +433,7 @@ BAD = [
 BAD += [
     ("what was the change in value?", "what was the change in value?", ["english_residue"]),
     ("and what was it in 2008?", "那二〇〇八年是多少？", ["numeral_missing"]),
-    ("Revenue was $33.7 billion, up 6.7% year over year.", "營收為 337 億美元，同比增長 6.7%。",
+    ("Revenue was $33.7 billion, up 6.7% year over year.", "營收為 338 億美元，同比增長 6.7%。",
      ["numeral_missing", "prc_term"]),
     ("The answer must mention that operating margin expanded to 20.6% in 2023.",
      "答案須提到 2023 年 operating margin 擴大至 20.6%。", ["english_residue"]),

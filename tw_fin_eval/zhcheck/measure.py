@@ -3,6 +3,7 @@
     python -m tw_fin_eval.zhcheck.measure allowlist        # Big5 characters that s2tw changes, allowed or flagged
     python -m tw_fin_eval.zhcheck.measure speed --mb 10    # check_zh on N MB of Taiwan text
     python -m tw_fin_eval.zhcheck.measure mutations        # inject defects into the committed overlays
+    python -m tw_fin_eval.zhcheck.measure patterns [data/]  # issue-20 style counts over built records
 
 `mutations` needs the English sources (--sources or $TW_FIN_EVAL_SOURCES); the others need nothing.
 """
@@ -16,6 +17,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from tw_fin_eval import paths
 from tw_fin_eval.glossary import load_glossary
@@ -157,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--mb", type=float, default=10.0, help="million characters to check (default 10)")
     mp = sub.add_parser("mutations", help="defect detection on the committed overlays")
     mp.add_argument("--sources", help="English sources folder (default $TW_FIN_EVAL_SOURCES or ../shared/sources)")
+    pp = sub.add_parser("patterns", help="issue-20 register patterns over built records")
+    pp.add_argument("data", nargs="?", default="data", help="folder of built records (default: data)")
     args = parser.parse_args(argv)
 
     if args.what == "allowlist":
@@ -168,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     elif args.what == "speed":
         chars, seconds, found = speed(args.mb)
         print(f"check_zh: {chars:,} characters in {seconds:.2f} s ({found} findings)")
+    elif args.what == "patterns":
+        from tw_fin_eval.zhcheck.patterns import count_data, format_counts
+
+        print(format_counts(count_data(Path(args.data))))
     else:
         total, clean, rates = mutation_rates(overlay_pairs(args.sources))
         print(f"overlay pairs: {total}; passing every rule: {clean}")

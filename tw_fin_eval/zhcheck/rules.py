@@ -425,9 +425,9 @@ def _blank_latin1_codes(en: str) -> str:
     return _LATIN1_CODE_RE.sub(lambda m: " " * len(m.group()), en)
 
 
-def en_numerals(en: str) -> Counter[str]:
-    """The Arabic numerals of an English text that must survive (commas and leading zeros dropped,
-    "5.0" kept as is), without FinQA's OCR artefacts."""
+def _en_numeral_matches(en: str) -> list[re.Match[str]]:
+    """The numerals of an English text that must survive, as matches over the text with FinQA's Latin-1
+    codes blanked (same length, so positions are those of `en`), without FinQA's OCR artefacts."""
     en = _blank_latin1_codes(en)
     matches = list(_NUMERAL_RE.finditer(en))
     exempt = [_is_ocr_artefact(en, m) for m in matches]
@@ -444,11 +444,13 @@ def en_numerals(en: str) -> Counter[str]:
                     if re.fullmatch(r"[a-z]*\s+", en[matches[lo].end():matches[hi].start()]):
                         exempt[i] = changed = True
                         break
-    out: Counter[str] = Counter()
-    for m, skip in zip(matches, exempt):
-        if not skip:
-            out[_norm_numeral(m.group())] += 1
-    return out
+    return [m for m, skip in zip(matches, exempt) if not skip]
+
+
+def en_numerals(en: str) -> Counter[str]:
+    """The Arabic numerals of an English text that must survive (commas and leading zeros dropped,
+    "5.0" kept as is), without FinQA's OCR artefacts."""
+    return Counter(_norm_numeral(m.group()) for m in _en_numeral_matches(en))
 
 
 def _glued_date(num: str, have: Counter[str]) -> bool:
@@ -461,21 +463,156 @@ def _glued_date(num: str, have: Counter[str]) -> bool:
     return bool(m) and have[m.group(1)] > 0
 
 
+# --- value-aware amounts: an amount restated in another scale keeps its value (glossary §1.3) -------------
+
+# English scale words after a numeral: "5.9 billion", "$ 42.5 million", "$5.9bn", "$42.5M", "300k"
+_EN_SCALES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12,
+              "mn": 6, "mm": 6, "bn": 9, "k": 3, "m": 6, "b": 9}
+_EN_SCALE_AFTER_RE = re.compile(r"\s*(thousand|million|billion|trillion)s?\b|\s?(mn|mm|bn)\b|([kmb])\b",
+                                re.IGNORECASE | re.ASCII)
+# a text's unit statement: "( in millions )", "dollars in thousands" scales its bare numerals
+_EN_UNIT_RE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE | re.ASCII)
+# Chinese scales (powers of ten); longest first so 十億 is not read as 十 + 億
+_ZH_SCALES = {"千億": 11, "百億": 10, "十億": 9, "千萬": 7, "百萬": 6, "十萬": 5, "兆": 12, "億": 8, "萬": 4, "千": 3}
+_ZH_SCALE_ALT = "|".join(_ZH_SCALES)
+_ZH_PART_RE = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(" + _ZH_SCALE_ALT + ")?")
+# one amount: numerals with scales, possibly several (1 億 2,000 萬); a bare numeral is an amount too
+_ZH_AMOUNT_RE = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:" + _ZH_SCALE_ALT + r")(?:\s*\d[\d,]*(?:\.\d+)?\s*(?:"
+                           + _ZH_SCALE_ALT + r"))*|\d[\d,]*(?:\.\d+)?")
+# a US date in the English (12/31/12, 12/31/2012, 12/16) and a Taiwan date in the zh-TW (2012 年 12 月 31 日)
+_EN_US_DATE_RE = re.compile(r"(?<![\d/.])(0?[1-9]|1[0-2])/(?:(0?[1-9]|[12]\d|3[01])/)?(\d{4}|\d{2})(?![\d/]|\.\d)")
+_ZH_DATE_RE = re.compile(r"((?:19|20)\d\d)\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?")
+# Basel capital tiers: the banking regulation writes 第一類資本／第二類資本 in Chinese numerals
+_EN_TIER_RE = re.compile(r"\btier\s*([123])\b", re.IGNORECASE | re.ASCII)
+_ZH_TIER = {"1": "第一類", "2": "第二類", "3": "第三類"}
+
+
+def _decimal(num: str):
+    from decimal import Decimal
+
+    return Decimal(num)
+
+
+@dataclass(frozen=True)
+class _ZhAmount:
+    value: object             # Decimal
+    parts: tuple[str, ...]    # the normalised numerals it is written with: 1 億 2,000 萬 → ("1", "2000")
+    scaled: bool              # written with a Chinese scale (億, 萬, 十億…)
+
+
+def _zh_amounts(zh: str) -> list[_ZhAmount]:
+    """Amounts of a zh-TW text: 59 億, 4,250 萬, 5.9 十億, 1 億 2,000 萬 (descending scales form one amount)."""
+    out = []
+    for m in _ZH_AMOUNT_RE.finditer(zh):
+        parts = [(p.group(1), p.group(2)) for p in _ZH_PART_RE.finditer(m.group())]
+        groups: list[list[tuple[str, str | None]]] = []
+        for num, scale in parts:
+            last = groups[-1][-1] if groups else None
+            # 1 億 2,000 萬 continues while the scales descend; a bare number ends the amount
+            if last and last[1] and scale and _ZH_SCALES[scale] < _ZH_SCALES[last[1]]:
+                groups[-1].append((num, scale))
+            else:
+                groups.append([(num, scale)])
+        for group in groups:
+            value = sum(_decimal(n.replace(",", "")) * 10 ** _ZH_SCALES.get(s or "", 0) for n, s in group)
+            out.append(_ZhAmount(value, tuple(_norm_numeral(n) for n, _ in group), any(s for _, s in group)))
+    return out
+
+
+def _en_values(en: str, m: re.Match[str], unit_scales: tuple[int, ...]) -> set:
+    """Values an English numeral may take when restated: itself, times a scale word right after it
+    ("5.9 billion"), or times the text's stated unit ("in millions")."""
+    num = _decimal(_norm_numeral(m.group()))
+    values = {num}
+    after = _EN_SCALE_AFTER_RE.match(en, m.end())
+    if after:
+        word = next(g for g in after.groups() if g)
+        values.add(num * 10 ** _EN_SCALES[word.lower()])
+    else:
+        values.update(num * 10 ** s for s in unit_scales)
+    return values
+
+
 def missing_numerals(en: str, zh: str) -> list[Finding]:
-    """Each English numeral must occur in the zh-TW at least as often as in the English (multiset);
-    extra numerals in the zh-TW (12 月 for December) are never an error."""
-    need = en_numerals(en)
+    """Each English numeral must survive in the zh-TW (multiset), written as in the English or restated
+    with the same value: 5.9 billion → 59 億, $ 42.5 million → 4,250 萬, 120 million → 1 億 2,000 萬,
+    12/31/12 → 2012 年 12 月 31 日, tier 1 → 第一類. Any other change is a finding (5.9 billion → 58 億);
+    extra numerals in the zh-TW (12 月 for December) are never an error.
+
+    >>> missing_numerals("revenue of $ 5.9 billion", "營收 59 億美元")
+    []
+    >>> [f.found for f in missing_numerals("revenue of $ 5.9 billion", "營收 58 億美元")]
+    ['5.9']
+    """
+    matches = _en_numeral_matches(en)
+    need = Counter(_norm_numeral(m.group()) for m in matches)
     have = _zh_numerals(zh)
+    if any(have[num] < count for num, count in need.items()):
+        _restated(en, zh, matches, need, have)
     findings = []
     for num, count in need.items():
-        if have[num] >= count or _glued_date(num, have):
+        if count <= 0 or have[num] >= count or _glued_date(num, have):
             continue
         where = next((m for m in _NUMERAL_RE.finditer(en) if _norm_numeral(m.group()) == num), None)
         snippet = _snippet(en, where.start(), where.end()) if where else en[:60]
-        times = f"（原文 {count} 次，譯文 {have[num]} 次）" if count > 1 else ""
-        findings.append(Finding("numeral_missing", f"譯文缺少原文數字「{num}」{times}：阿拉伯數字要照抄",
+        times = f"（原文 {count} 次，譯文 {max(have[num], 0)} 次）" if count > 1 else ""
+        findings.append(Finding("numeral_missing",
+                                f"譯文缺少原文數字「{num}」{times}：數字照抄，或換算成億／萬時數值必須相等",
                                 snippet, found=num))
     return findings
+
+
+def _restated(en: str, zh: str, matches: list[re.Match[str]], need: Counter[str], have: Counter[str]) -> None:
+    """Resolve missing numerals that the zh-TW restates: dates, capital tiers, amounts in another scale.
+    A zh-TW numeral serves once: a restatement only uses numerals the zh-TW has beyond the literal needs."""
+    zh_norm = unicodedata.normalize("NFKC", zh)
+    # dates
+    zh_dates: Counter[tuple[int, int, int]] = Counter(
+        (int(d.group(1)), int(d.group(2)), int(d.group(3) or 0)) for d in _ZH_DATE_RE.finditer(zh_norm))
+    for d in _EN_US_DATE_RE.finditer(en):
+        month, day, year = d.group(1), d.group(2), d.group(3)
+        full = int(year) if len(year) == 4 else (2000 + int(year) if int(year) < 50 else 1900 + int(year))
+        key = (full, int(month), int(day or 0))
+        if zh_dates[key] <= 0:
+            continue
+        zh_dates[key] -= 1
+        for part in filter(None, (month, day, year)):
+            need[_norm_numeral(part)] -= 1
+        for part in filter(None, (str(full), str(int(month)), str(int(day)) if day else "")):
+            have[part] -= 1
+    # capital tiers
+    for t in _EN_TIER_RE.finditer(en):
+        word = _ZH_TIER[t.group(1)]
+        used = sum(1 for x in _EN_TIER_RE.finditer(en[: t.start()]) if x.group(1) == t.group(1))
+        if zh_norm.count(word) > used and need[t.group(1)] > have[t.group(1)]:
+            need[t.group(1)] -= 1
+    # amounts: each still-missing English numeral may be met by a zh amount of equal value
+    surplus = Counter({k: v - need[k] for k, v in have.items() if v > need[k]})
+    deficit = Counter({k: v - max(have[k], 0) for k, v in need.items() if v > max(have[k], 0)})
+    if not deficit:
+        return
+    blanked = _blank_latin1_codes(en)
+    unit_scales = tuple(_EN_SCALES[u.lower().rstrip("s")] for u in _EN_UNIT_RE.findall(en))
+    amounts = _zh_amounts(zh_norm)
+    used = [False] * len(amounts)
+    for m in matches:
+        num = _norm_numeral(m.group())
+        if deficit[num] <= 0:
+            continue
+        bare = _decimal(num)
+        values = _en_values(blanked, m, unit_scales)
+        for i, a in enumerate(amounts):
+            # only a change of scale is a restatement: 5.0 written as 5 is still a changed numeral
+            if used[i] or a.value not in values or (not a.scaled and a.value == bare):
+                continue
+            if any(surplus[p] < c for p, c in Counter(a.parts).items()):
+                continue
+            used[i] = True
+            for p in a.parts:
+                surplus[p] -= 1
+            deficit[num] -= 1
+            need[num] -= 1
+            break
 
 
 # ---------------------------------------------------------------------------------------------
@@ -542,7 +679,7 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
             for m in pat.finditer(zh):
                 if m.group().lower() in allowed or phrase.lower() in allowed:
                     continue
-                keep = "（數字照抄，不換算）" if re.fullmatch(r"[mb]illions?", m.group(), re.I) else ""
+                keep = "（散文可改寫成億／萬，數值須相等）" if re.fullmatch(r"[mb]illions?", m.group(), re.I) else ""
                 findings.append(Finding("convention", f"「{m.group()}」未翻譯：譯為「{req.must}」{keep}",
                                         _snippet(zh, m.start(), m.end()), found=m.group(), fix=req.must))
         if en is None or not req.forbidden_forms:

@@ -1,0 +1,155 @@
+"""Count the register patterns of issue 20 over built zh-TW records (data/*.jsonl).
+
+`python -m tw_fin_eval.zhcheck.measure patterns [data/]` prints, per pattern, occurrences and items for
+FinQA-TW, ConvFinQA-TW and FinanceAgent-TW. The fields are split by kind, because the rules differ:
+table cells keep the source's numbers and unit, prose (questions, text evidence, answers, rubric
+criteria) is written the Taiwan way; rendered table evidence is prose built from the table.
+
+>>> [p.name for p in PATTERNS][:3]
+['N 十億 (prose)', 'N 百萬 (prose)', '我們']
+>>> nested_brackets("2014 年淨營收（金額（百萬））為 $ 5735"), nested_brackets("淨營收為 $ 5735（百萬）")
+(1, 0)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tw_fin_eval.errors import InputError
+
+# field kinds
+QUESTION, EVIDENCE_TEXT, EVIDENCE_TABLE, ANSWER, RUBRIC, TABLE = (
+    "question", "evidence_text", "evidence_table", "answer", "rubric", "table")
+PROSE = frozenset({QUESTION, EVIDENCE_TEXT, ANSWER, RUBRIC})  # written by translators
+RENDERED = frozenset({EVIDENCE_TABLE})  # written by records.render_table_evidence
+ALL = PROSE | RENDERED | {TABLE}
+
+FILES = {"finqa": "finqa_tw_test.jsonl", "convfinqa": "convfinqa_tw_dev.jsonl",
+         "financeagent": "financeagent_tw.jsonl"}
+
+
+def nested_brackets(text: str) -> int:
+    """Bracket groups opened inside another open group: 「（金額（百萬））」 is one."""
+    depth = count = 0
+    for ch in text:
+        if ch in "（(":
+            depth += 1
+            count += depth == 2
+        elif ch in "）)":
+            depth = max(0, depth - 1)
+    return count
+
+
+def _regex(pattern: str) -> Callable[[str], int]:
+    compiled = re.compile(pattern)
+    return lambda text: len(compiled.findall(text))
+
+
+# a US-style date: 12/31/12, 12/31/2012 (month and day checked)
+_US_DATE = r"(?<![\d/])(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:\d{4}|\d{2})(?![\d/])"
+# a year used as a bare label in rendered evidence: 「2021（金額）為」, 「（2014）為」
+_BARE_YEAR = r"(?<![\d$.,])(?:19|20)\d\d(?=（|）為|為)"
+_PCT_DUP = r"(-?\d[\d,]*(?:\.\d+)?)\s*%\s*\(\s*-?\1\s*%\s*\)"
+_NEG_DUP = r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)"
+
+TERMS = ("稅務部位", "其後", "第 1 類資本", "第 2 類資本", "營業盈餘", "應收貿易帳款", "實體", "數學全距", "總資本比率")
+
+
+@dataclass(frozen=True)
+class Pattern:
+    name: str
+    count: Callable[[str], int]
+    kinds: frozenset[str]
+
+
+PATTERNS: tuple[Pattern, ...] = (
+    Pattern("N 十億 (prose)", _regex(r"\d[\d,]*(?:\.\d+)?\s*十億"), PROSE),
+    Pattern("N 百萬 (prose)", _regex(r"\d[\d,]*(?:\.\d+)?\s*百萬"), PROSE),
+    Pattern("我們", _regex("我們"), PROSE | RENDERED),
+    Pattern("nested brackets (evidence)", nested_brackets, frozenset({EVIDENCE_TEXT, EVIDENCE_TABLE})),
+    Pattern("nested brackets (prose)", nested_brackets, PROSE),
+    Pattern("US dates (questions)", _regex(_US_DATE), frozenset({QUESTION})),
+    Pattern("US dates (evidence prose)", _regex(_US_DATE), frozenset({EVIDENCE_TEXT})),
+    Pattern("bare year labels (table evidence)", _regex(_BARE_YEAR), RENDERED),
+    Pattern("x% ( x % ) (prose)", _regex(_PCT_DUP), PROSE),
+    Pattern("x% ( x % ) (table evidence)", _regex(_PCT_DUP), RENDERED),
+    Pattern("-x ( x ) (prose)", _regex(_NEG_DUP), PROSE),
+    *(Pattern(f"term {t}", _regex(re.escape(t)), ALL) for t in TERMS),
+)
+
+
+def record_fields(rec: dict) -> Iterator[tuple[str, str]]:
+    """(kind, text) for every zh-TW string of a FinQA/ConvFinQA/FinanceAgent record."""
+    if isinstance(rec.get("question"), str) and not rec.get("turns"):
+        yield QUESTION, rec["question"]
+    for turn in rec.get("turns") or []:
+        yield QUESTION, turn.get("question", "")
+    ctx = rec.get("context") or {}
+    en_evidence = (rec.get("original_en") or {}).get("evidence") or []
+    for k, text in enumerate(ctx.get("evidence") or []):
+        key = str(en_evidence[k].get("key", "")) if k < len(en_evidence) else ""
+        yield (EVIDENCE_TABLE if key.startswith("table_") else EVIDENCE_TEXT), text
+    for row in ctx.get("table") or []:
+        for cell in row:
+            yield TABLE, cell
+    if rec.get("task_type") == "open_rubric_agent" and isinstance(rec.get("answer"), str):
+        yield ANSWER, rec["answer"]
+    for r in rec.get("rubric") or []:
+        yield RUBRIC, r.get("criteria", "")
+
+
+def header_prefix_dropped(rec: dict) -> int:
+    """Rendered table evidence whose table has a top-left header (the English template's prefix, often
+    the unit: "( in millions )") that the rendering does not carry."""
+    table = (rec.get("context") or {}).get("table") or []
+    corner = table[0][0].strip().strip("（）()") if table and table[0] else ""
+    if not corner:
+        return 0
+    return sum(1 for kind, text in record_fields(rec) if kind == EVIDENCE_TABLE and corner not in text)
+
+
+def count_file(path: Path) -> dict[str, tuple[int, int]]:
+    """pattern name → (occurrences, items with at least one)."""
+    totals = {p.name: [0, 0] for p in PATTERNS}
+    totals["header prefix dropped (table evidence)"] = [0, 0]
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(f"cannot read ({exc.strerror}); run `python -m tw_fin_eval build` first", path=path) from None
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not JSON ({exc.msg})", path=path, line=lineno) from None
+        fields = list(record_fields(rec))
+        for p in PATTERNS:
+            n = sum(p.count(text) for kind, text in fields if kind in p.kinds)
+            totals[p.name][0] += n
+            totals[p.name][1] += n > 0
+        n = header_prefix_dropped(rec)
+        totals["header prefix dropped (table evidence)"][0] += n
+        totals["header prefix dropped (table evidence)"][1] += n > 0
+    return {k: (v[0], v[1]) for k, v in totals.items()}
+
+
+def count_data(data_dir: Path) -> dict[str, dict[str, tuple[int, int]]]:
+    return {subset: count_file(data_dir / name) for subset, name in FILES.items()}
+
+
+def format_counts(counts: dict[str, dict[str, tuple[int, int]]]) -> str:
+    subsets = list(counts)
+    names = list(next(iter(counts.values())))
+    width = max(len(n) for n in names) + 2
+    head = f"{'pattern':{width}s}" + "".join(f"{s:>16s}" for s in subsets) + f"{'total':>16s}"
+    out = [head, f"{'':{width}s}" + "".join(f"{'occ / items':>16s}" for _ in subsets + ['t'])]
+    for name in names:
+        cells = [counts[s][name] for s in subsets]
+        total = (sum(c[0] for c in cells), sum(c[1] for c in cells))
+        out.append(f"{name:{width}s}" + "".join(f"{f'{o} / {i}':>16s}" for o, i in cells + [total]))
+    return "\n".join(out)
