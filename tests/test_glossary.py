@@ -76,7 +76,7 @@ def test_each_english_term_listed_once(glossary):
 
 
 def test_terms_obey_the_numeral_rule(glossary):
-    """The glossary's own advice keeps every Arabic numeral of the English (tier 1 → 第 1 類, not 第一類)."""
+    """The glossary's own advice keeps every numeral of the English by value (tier 1 → 第一類 is the regulation's form)."""
     for term in glossary.terms:
         assert missing_numerals(term.en, term.zh) == [], term
 
@@ -84,10 +84,12 @@ def test_terms_obey_the_numeral_rule(glossary):
 def test_translator_decisions_are_in_the_term_table(glossary):
     terms = {t.en: t.zh for t in glossary.terms}
     assert terms["backlog"] == "未完成訂單"
-    assert terms["tier 1 / tier 2 capital"] == "第 1 類／第 2 類資本"
+    assert terms["tier 1 / tier 2 capital"] == "第一類／第二類資本"
     assert "第 3 等級" in terms["level 1 / level 2 / level 3 inputs"]
     assert terms["S&P 500"] == "標普 500"
-    assert terms["tax positions"] == "稅務部位" and terms["uncertain tax positions"] == "不確定稅務部位"
+    assert terms["tax positions"] == "稅務處理" and terms["uncertain tax positions"] == "不確定之稅務處理"
+    assert terms["thereafter"] == "以後年度" and terms["operating earnings / earnings from operations"] == "營業利益"
+    assert terms["mathematical range"] == "全距" and terms["VIE"] == "變動利益個體（VIE）"
     assert terms["lapse of statute of limitations"] == "核課期間屆滿"
     assert terms["equity compensation plans"] == "權益酬勞計畫" and terms["peer group"] == "同業群組"
     assert terms["customer premises equipment"] == "用戶端設備"
@@ -96,11 +98,20 @@ def test_translator_decisions_are_in_the_term_table(glossary):
 
 @pytest.mark.parametrize("en,bad,good", [
     ("the backlog was $ 5 million at year end", "未交貨訂單於年底為 $ 5 百萬", "未完成訂單於年底為 $ 5 百萬"),
-    ("uncertain tax positions of $ 5 million", "不確定租稅立場 $ 5 百萬", "不確定稅務部位 $ 5 百萬"),
+    ("uncertain tax positions of $ 5 million", "不確定租稅立場 $ 5 百萬", "不確定之稅務處理 500 萬"),
+    ("uncertain tax positions of $ 5 million", "不確定稅務部位 $ 5 百萬", "不確定之稅務處理 $ 5 百萬"),
+    ("2020 and thereafter", "2020 年及其後", "2020 年及以後年度"),
+    ("operating earnings ( loss )", "營業盈餘（虧損）", "營業利益（損失）"),
+    ("trade receivables , net", "應收貿易帳款淨額", "應收帳款淨額"),
+    ("maximum exposure to loss from vies", "來自變動利益實體（VIE）的最大損失暴險", "來自變動利益個體（VIE）的最大損失暴險"),
+    ("losses of a variable interest entity", "變動利益實體的損失", "變動利益個體的損失"),
+    ("the mathematical range of revenue", "營收的數學全距", "營收的全距"),
+    ("total capital ratio", "總資本比率", "資本適足率"),
     ("due to the lapse of statutes of limitation", "因法定時效屆滿", "因核課期間屆滿"),
     ("the lapse of statute of limitations in 2012", "2012 年法定時效屆滿", "2012 年核課期間屆滿"),
     ("tier 1 capital ratio of 12.1% ( 12.1 % ) and 1 other",
-     "第一類資本比率為 12.1%（12.1 %）及其他 1 項", "第 1 類資本比率為 12.1%（12.1 %）及其他 1 項"),
+     "第 1 類資本比率為 12.1%（12.1 %）及其他 1 項", "第一類資本比率為 12.1%（12.1 %）及其他 1 項"),
+    ("tier 2 capital of $ 2.5 billion", "第 2 類資本 25 億美元", "第二類資本 25 億美元"),
     ("level 3 assets of $ 3 million", "第三等級資產 $ 3 百萬", "第 3 等級資產 $ 3 百萬"),
 ])
 def test_decided_renderings_are_enforced(en, bad, good):

@@ -483,7 +483,7 @@ _ZH_AMOUNT_RE = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:" + _ZH_SCALE_ALT + r")(?:\
 _EN_US_DATE_RE = re.compile(r"(?<![\d/.])(0?[1-9]|1[0-2])/(?:(0?[1-9]|[12]\d|3[01])/)?(\d{4}|\d{2})(?![\d/]|\.\d)")
 _ZH_DATE_RE = re.compile(r"((?:19|20)\d\d)\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?")
 # Basel capital tiers: the banking regulation writes 第一類資本／第二類資本 in Chinese numerals
-_EN_TIER_RE = re.compile(r"\btier\s*([123])\b", re.IGNORECASE | re.ASCII)
+_EN_TIER_RE = re.compile(r"\btier\s*([123])(?!\d)", re.IGNORECASE | re.ASCII)
 _ZH_TIER = {"1": "第一類", "2": "第二類", "3": "第三類"}
 
 
@@ -677,8 +677,8 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
             if any(ch.isspace() for ch in phrase):
                 continue
             for m in pat.finditer(zh):
-                if m.group().lower() in allowed or phrase.lower() in allowed:
-                    continue
+                if m.group().lower() in allowed or phrase.lower() in allowed or m.group() in glossary.allowed_english:
+                    continue  # an allowed token (VIE after 變動利益個體) is kept on purpose
                 keep = "（散文可改寫成億／萬，數值須相等）" if re.fullmatch(r"[mb]illions?", m.group(), re.I) else ""
                 findings.append(Finding("convention", f"「{m.group()}」未翻譯：譯為「{req.must}」{keep}",
                                         _snippet(zh, m.start(), m.end()), found=m.group(), fix=req.must))
@@ -687,15 +687,22 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
         mentions = sum(len(pat.findall(en)) for pat in patterns)
         # each mention needs its rendering; a 不可用 form beyond that translates another phrase
         # ("long-term debt and other long-term liabilities" → 長期債務及其他長期負債)
-        if mentions == 0 or zh.count(req.must) >= mentions:
+        if mentions == 0:
             continue
+        # the rendering inside a 不可用 form does not count (「數學全距」 holds 「全距」)
+        rest = zh
         for bad in req.forbidden_forms:
+            rest = rest.replace(bad, "\0")
+        if rest.count(req.must) >= mentions:
+            continue
+        for bad in sorted(req.forbidden_forms, key=len, reverse=True):
             if bad in glossary.forbidden:
                 continue
             start = zh.find(bad)
-            if start >= 0:
+            if start >= 0:  # one finding per rendering: 「第 1 類資本」, not also 「第 1 類」 inside it
                 findings.append(Finding("convention", f"「{req.phrases[0]}」應譯為「{req.must}」，不可用「{bad}」",
                                         _snippet(zh, start, start + len(bad)), found=bad, fix=req.must))
+                break
     return findings
 
 
