@@ -175,7 +175,13 @@ def main(argv: list[str] | None = None) -> int:
     elif args.what == "patterns":
         from tw_fin_eval.zhcheck.patterns import count_data, format_counts
 
-        print(format_counts(count_data(Path(args.data))))
+        from tw_fin_eval.errors import InputError
+
+        try:
+            print(format_counts(count_data(Path(args.data))))
+        except InputError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     else:
         total, clean, rates = mutation_rates(overlay_pairs(args.sources))
         print(f"overlay pairs: {total}; passing every rule: {clean}")

@@ -49,8 +49,8 @@ def _regex(pattern: str) -> Callable[[str], int]:
     return lambda text: len(compiled.findall(text))
 
 
-# a US-style date: 12/31/12, 12/31/2012 (month and day checked)
-_US_DATE = r"(?<![\d/])(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:\d{4}|\d{2})(?![\d/])"
+# a US-style date: 12/31/12, 12/31/2012, 12/16 (month/year; month and day checked)
+_US_DATE = r"(?<![\d/])(?:0?[1-9]|1[0-2])/(?:(?:0?[1-9]|[12]\d|3[01])/(?:\d{4}|\d{2})|\d{2})(?![\d/])"
 # a year used as a bare label in rendered evidence: 「2021（金額）為」, 「（2014）為」
 _BARE_YEAR = r"(?<![\d$.,])(?:19|20)\d\d(?=（|）為|為)"
 _PCT_DUP = r"(-?\d[\d,]*(?:\.\d+)?)\s*%\s*\(\s*-?\1\s*%\s*\)"
