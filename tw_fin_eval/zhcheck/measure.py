@@ -173,9 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         chars, seconds, found = speed(args.mb)
         print(f"check_zh: {chars:,} characters in {seconds:.2f} s ({found} findings)")
     elif args.what == "patterns":
-        from tw_fin_eval.zhcheck.patterns import count_data, format_counts
-
         from tw_fin_eval.errors import InputError
+        from tw_fin_eval.zhcheck.patterns import count_data, format_counts
 
         try:
             print(format_counts(count_data(Path(args.data))))
