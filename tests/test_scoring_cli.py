@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tw_fin_eval.cli import main as cli_main
-from tw_fin_eval.scoring import samples, selfcheck
+from tw_fin_eval.scoring import engine, samples, selfcheck
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -23,8 +23,19 @@ def write_jsonl(path: Path, rows) -> Path:
     return path
 
 
+_PROMPTS = engine._Prompts()
+_RECORDS = {r["id"]: r for r in samples.sample_records()}
+
+
+def prompt_sha(rid, turn):
+    """The hash the runner writes for today's prompt ("0" for ids the samples do not have)."""
+    rec = _RECORDS.get(rid)
+    return (_PROMPTS.sha256(rec, turn, "gold") if rec else None) or "0"
+
+
 def run_line(rid, turn, response, error=None, model="m"):
-    return {"id": rid, "turn": turn, "dataset": "x", "model": model, "messages_sha256": "0", "messages": [],
+    return {"id": rid, "turn": turn, "dataset": "x", "model": model, "messages_sha256": prompt_sha(rid, turn),
+            "messages": [],
             "response": response, "reasoning": None, "finish_reason": "stop", "usage": None, "latency_s": 0.1,
             "attempts": 1, "error": error, "created": "2026-01-01T00:00:00Z"}
 
@@ -90,6 +101,15 @@ def test_score_writes_three_outputs_and_lists_every_oddity(tmp_path, data_file, 
     assert "no judge configured: 3" in report
     printed = capsys.readouterr().out
     assert "unknown run keys: 2" in printed
+
+
+def _text_of(path: Path) -> str:
+    """A written output as text (details.parquet decompressed), to search for a leaked key."""
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return json.dumps(pq.read_table(path).to_pylist(), ensure_ascii=False)
+    return path.read_text(encoding="utf-8")
 
 
 def _assert_untouched(out: Path):
@@ -169,7 +189,7 @@ def test_tools_score_py_runs_by_path_and_key_never_leaks(tmp_path, data_file):
             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
         assert any(h.get("Authorization") == f"Bearer {secret}" for h in srv.headers)
     assert proc.returncode == 0, proc.stderr
-    blob = proc.stdout + proc.stderr + "".join(p.read_text(encoding="utf-8") for p in out.iterdir())
+    blob = proc.stdout + proc.stderr + "".join(_text_of(p) for p in out.iterdir())
     assert secret not in blob
     results = [json.loads(x) for x in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
     statuses = {r["status"] for r in results if r["task_type"] in {"short_answer", "case_study", "open_rubric_agent"}}

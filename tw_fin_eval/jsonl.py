@@ -15,11 +15,20 @@ from tw_fin_eval.errors import InputError
 
 def iter_jsonl(path: str | os.PathLike, *, skip_blank: bool = True) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield (line_number, object) for each line; bad UTF-8, bad JSON or a non-object raise InputError."""
+    for lineno, _, obj in iter_jsonl_at(path, skip_blank=skip_blank):
+        yield lineno, obj
+
+
+def iter_jsonl_at(path: str | os.PathLike, *, skip_blank: bool = True) -> Iterator[tuple[int, int, dict[str, Any]]]:
+    """Like `iter_jsonl`, with each line's byte offset, so a reader can keep offsets instead of the objects
+    and `read_line_at` them again (the scorer's constant-memory index of a large runs file)."""
     p = Path(path)
     if not p.is_file():
         raise InputError("file not found", path=p)
+    offset = 0
     with p.open("rb") as fh:
         for lineno, raw in enumerate(fh, 1):
+            start, offset = offset, offset + len(raw)
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -36,7 +45,15 @@ def iter_jsonl(path: str | os.PathLike, *, skip_blank: bool = True) -> Iterator[
                 raise InputError(f"broken JSON line ({exc.msg} at column {exc.colno})", path=p, line=lineno) from None
             if not isinstance(obj, dict):
                 raise InputError(f"expected a JSON object, got {type(obj).__name__}", path=p, line=lineno)
-            yield lineno, obj
+            yield lineno, start, obj
+
+
+def read_line_at(fh: Any, offset: int) -> dict[str, Any]:
+    """The JSON object of the line starting at byte `offset` of a file opened in binary mode (a line that
+    `iter_jsonl_at` already validated)."""
+    fh.seek(offset)
+    raw = fh.readline().decode("utf-8")
+    return json.loads(raw[1:] if raw.startswith("\ufeff") else raw)
 
 
 def read_jsonl(path: str | os.PathLike) -> list[dict[str, Any]]:
@@ -108,6 +125,31 @@ class AtomicFiles:
 
     def write_text(self, path: str | os.PathLike, text: str, *, encoding: str = "utf-8") -> Path:
         return self.write_bytes(path, text.encode(encoding))
+
+    def write_lines(self, path: str | os.PathLike, lines: Iterable[str], *, encoding: str = "utf-8") -> Path:
+        """Like write_text, streamed: a large output (results.jsonl of 290,000 units) never sits in memory."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        self._pending.append((target, tmp))
+        with os.fdopen(fd, "w", encoding=encoding) as fh:
+            for line in lines:
+                fh.write(line)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        return target
+
+    def reserve(self, path: str | os.PathLike) -> str:
+        """A temporary path for a library that writes a file by name (pyarrow); renamed to `path` on commit.
+        The caller must have finished (and closed) the file before the block ends."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        os.close(fd)
+        self._pending.append((target, tmp))
+        os.chmod(tmp, 0o666 & ~_umask())
+        return tmp
 
     def commit(self) -> None:
         folders = {target.parent for target, _ in self._pending}

@@ -3,8 +3,10 @@
     tw-fin-eval score --data data/*.jsonl --runs runs/my_model.jsonl --out reports/my_model \\
         [--judge-base-url http://judge:8080/v1 --judge-model judge-model] [--judge-repeats 2]
 
-Writes <out>/results.jsonl (per item), <out>/summary.csv (by dataset, task type, category, subcategory,
-difficulty) and <out>/report.md. The judge's API key is read from the environment variable named by
+Writes <out>/results.jsonl (per item: verdict, question, gold, response, think), <out>/summary.csv (by dataset,
+task type, category, subcategory, difficulty), <out>/report.md, <out>/report.html (self-contained, charts),
+<out>/results.json (versions, data hashes, generation settings, per-subset accuracy with bootstrap intervals)
+and <out>/details.parquet (when pyarrow is installed). The judge's API key is read from the environment variable named by
 --judge-api-key-env (default JUDGE_API_KEY, then OPENAI_API_KEY) and is never printed or written.
 """
 
@@ -95,14 +97,18 @@ def main(args: argparse.Namespace) -> int:
         raise InputError("--out must be a folder, not a file", path=args.out)
     data_paths, runs_paths = expand(args.data), expand(args.runs)
     issues = engine.Issues()
-    records = engine.load_records(data_paths, issues)
+    records = engine.RecordFiles(data_paths, issues)  # validated now, streamed while scoring
     runs = engine.load_runs(runs_paths)
-    outcome = engine.score(records, runs, issues=issues, judge_config=cfg, tolerance=tol, progress=not args.quiet)
     inputs = {"data": data_paths, "runs": runs_paths, "rel_tol": tol.rel, "abs_tol": tol.abs}
+    spool = report.DetailsSpool(args.out)
     try:
-        paths = report.write_outputs(args.out, outcome, inputs=inputs)
+        outcome = engine.score(records, runs, issues=issues, judge_config=cfg, tolerance=tol,
+                               progress=not args.quiet, on_item=spool)
+        paths = report.write_outputs(args.out, outcome, inputs=inputs, spool=spool)
     except OSError as exc:  # full disk, read-only folder …: no report file was changed
         raise output_error(exc, "report") from None
+    finally:
+        spool.close()
     if not args.quiet:
         rows = [r for r in report.summary_rows(outcome.items) if r["dimension"] in {"all", "dataset"}]
         report.print_table(rows, ["group", "items", "run", "decided", "accuracy", "strict_accuracy", "judge_accuracy",
@@ -111,7 +117,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"unknown run keys: {len(iss.unknown_run_keys)}; duplicate record ids: {len(iss.duplicate_record_ids)}; "
               f"duplicate generations: {len(iss.duplicate_generations)}; failed: {len(iss.failed_generations)}; "
               f"not run: {len(iss.not_run)}")
-    print(f"wrote {paths['results']}, {paths['summary']}, {paths['report']} "
+    print(f"wrote {', '.join(str(p) for p in paths.values())} "
           f"({len(outcome.items)} items, {time.monotonic() - start:.2f}s)", file=sys.stderr)
     return 0
 

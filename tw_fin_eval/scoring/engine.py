@@ -3,24 +3,33 @@
 Reads our records (docs/FORMATS.md §1) and the runner's output (§3: key `(id, turn)`; the last
 successful line per key counts). Bad input raises `InputError` naming file and line, before anything is
 written. Nothing is dropped silently: duplicate record ids, run lines for unknown ids/turns, keys with
-more than one successful line, failed generations and items never run are all counted and listed.
+more than one successful line, failed generations, stale prompts and items never run are all counted.
+
+Memory stays flat in the size of the inputs: data files are streamed (one pass to validate, one per task
+type that needs to see its whole set, one to score), the runs index keeps each key's byte offset instead of
+its line, and the per-item details (question, gold, response) go to `on_item` as they are produced.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.jsonl import iter_jsonl
+from tw_fin_eval.jsonl import dumps, iter_jsonl_at, read_line_at
+from tw_fin_eval.schema import split_think
+from tw_fin_eval.scoring import gold as gold_mod
 from tw_fin_eval.scoring import judge as judge_mod
 from tw_fin_eval.scoring import tasks
 from tw_fin_eval.scoring.match import DEFAULT_TOLERANCE, Tolerance
 from tw_fin_eval.scoring.plugins import load_plugins
 
 Key = tuple[str, int | None]
+STALE = "stale"  # the runs line answered a different prompt than today's record: not scored
 
 
 @dataclass
@@ -30,6 +39,7 @@ class Issues:
     duplicate_generations: list[str] = field(default_factory=list)  # keys with >1 successful line
     failed_generations: list[str] = field(default_factory=list)  # keys with only failed lines
     not_run: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)  # keys whose prompt hash differs from today's record
     run_models: list[str] = field(default_factory=list)
     histories: dict[str, int] = field(default_factory=dict)
 
@@ -38,50 +48,184 @@ def key_str(key: Key) -> str:
     return key[0] if key[1] is None else f"{key[0]}#turn{key[1]}"
 
 
+def _looks_like_runs_line(rec: dict[str, Any]) -> bool:
+    return "task_type" not in rec and ("response" in rec or "messages_sha256" in rec)
+
+
+def _validated(path: str | os.PathLike, lineno: int, rec: dict[str, Any]) -> str:
+    rid = rec.get("id")
+    if not isinstance(rid, str) or not rid:
+        raise InputError("record has no string 'id'", path=path, line=lineno, field="id")
+    tt = rec.get("task_type")
+    if tt is None and _looks_like_runs_line(rec):
+        raise InputError("this is a runs file (lines with a response and no task_type), not a data file: "
+                         "pass it with --runs and the records with --data", path=path, line=lineno, item_id=rid)
+    scorer = tasks.scorer_for(tt) if isinstance(tt, str) else None
+    if scorer is None:
+        raise InputError(f"unknown task_type {tt!r} (known: {', '.join(sorted(tasks.SCORERS))})",
+                         path=path, line=lineno, item_id=rid, field="task_type")
+    try:
+        scorer.validate(rec)
+    except InputError as exc:
+        raise InputError(exc.message, path=path, line=lineno, item_id=rid, field=exc.field) from None
+    return rid
+
+
+class RecordFiles:
+    """The records of data files, validated once and then re-read on each iteration (constant memory).
+    The first occurrence of an id wins; later ones are listed in `issues`."""
+
+    def __init__(self, paths: Sequence[str | os.PathLike], issues: Issues) -> None:
+        load_plugins()  # a plug-in may register the task types these records use
+        self.paths = [Path(p) for p in paths]
+        self._skip: set[tuple[int, int]] = set()  # (file index, line) of duplicate ids
+        self.task_types: set[str] = set()
+        seen: dict[str, str] = {}
+        for fi, path in enumerate(self.paths):
+            for lineno, _, rec in iter_jsonl_at(path):
+                rid = _validated(path, lineno, rec)
+                where = f"{path}:{lineno}"
+                if rid in seen:
+                    issues.duplicate_record_ids.append(f"{rid} ({where}; first at {seen[rid]})")
+                    self._skip.add((fi, lineno))
+                    continue
+                seen[rid] = where
+                self.task_types.add(rec["task_type"])
+        self.count = len(seen)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for fi, path in enumerate(self.paths):
+            for lineno, _, rec in iter_jsonl_at(path):
+                if (fi, lineno) not in self._skip:
+                    yield rec
+
+    def __len__(self) -> int:
+        return self.count
+
+
 def load_records(paths: Sequence[str | os.PathLike], issues: Issues) -> list[dict[str, Any]]:
-    """All records of the data files, validated against their task type; first occurrence of an id wins."""
-    load_plugins()  # a plug-in may register the task types these records use
-    seen: dict[str, str] = {}
-    out: list[dict[str, Any]] = []
-    for path in paths:
-        for lineno, rec in iter_jsonl(path):
-            rid = rec.get("id")
-            if not isinstance(rid, str) or not rid:
-                raise InputError("record has no string 'id'", path=path, line=lineno, field="id")
-            tt = rec.get("task_type")
-            scorer = tasks.scorer_for(tt) if isinstance(tt, str) else None
-            if scorer is None:
-                raise InputError(f"unknown task_type {tt!r} (known: {', '.join(sorted(tasks.SCORERS))})",
-                                 path=path, line=lineno, item_id=rid, field="task_type")
-            try:
-                scorer.validate(rec)
-            except InputError as exc:
-                raise InputError(exc.message, path=path, line=lineno, item_id=rid, field=exc.field) from None
-            where = f"{path}:{lineno}"
-            if rid in seen:
-                issues.duplicate_record_ids.append(f"{rid} ({where}; first at {seen[rid]})")
-                continue
-            seen[rid] = where
-            out.append(rec)
-    return out
+    """All records of the data files in memory (small inputs, tests); `RecordFiles` streams them."""
+    return list(RecordFiles(paths, issues))
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float | None:
+    if not sorted_values:
+        return None
+    pos = q * (len(sorted_values) - 1)
+    i = int(pos)
+    j = min(i + 1, len(sorted_values) - 1)
+    return sorted_values[i] + (sorted_values[j] - sorted_values[i]) * (pos - i)
+
+
+GENERATION_FIELDS = ("temperature", "max_tokens", "top_p", "seed", "extra")
+
+
+@dataclass
+class RunStats:
+    """What the runs lines say about the run itself: cost, speed, truncation, errors, settings."""
+    lines: int = 0
+    ok_lines: int = 0
+    error_lines: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    lines_with_usage: int = 0
+    latencies: list[float] = field(default_factory=list)
+    finish_reasons: Counter = field(default_factory=Counter)
+    errors: Counter = field(default_factory=Counter)  # error kind (text before the first ':') → lines
+    generation: Counter = field(default_factory=Counter)  # canonical JSON of the settings → lines
+    first_created: str | None = None
+    last_created: str | None = None
+
+    def add(self, row: dict[str, Any]) -> None:
+        self.lines += 1
+        error = row.get("error")
+        if error is None:
+            self.ok_lines += 1
+            self.finish_reasons[str(row.get("finish_reason"))] += 1
+            lat = row.get("latency_s")
+            if isinstance(lat, (int, float)) and not isinstance(lat, bool):
+                self.latencies.append(float(lat))
+        else:
+            self.error_lines += 1
+            self.errors[str(error).split(":", 1)[0].strip()[:80] or "?"] += 1
+        usage = row.get("usage")
+        if isinstance(usage, dict):
+            self.lines_with_usage += 1
+            for name, attr in (("prompt_tokens", "prompt_tokens"), ("completion_tokens", "completion_tokens")):
+                v = usage.get(name)
+                if isinstance(v, int) and not isinstance(v, bool):
+                    setattr(self, attr, getattr(self, attr) + v)
+            details = usage.get("completion_tokens_details")
+            if isinstance(details, dict) and isinstance(details.get("reasoning_tokens"), int):
+                self.reasoning_tokens += details["reasoning_tokens"]
+        gen = row.get("generation") if isinstance(row.get("generation"), dict) else row
+        settings = {k: gen.get(k) for k in GENERATION_FIELDS if k in gen}
+        if settings:
+            self.generation[dumps(settings)] += 1
+        created = row.get("created")
+        if isinstance(created, str):
+            if self.first_created is None or created < self.first_created:
+                self.first_created = created
+            if self.last_created is None or created > self.last_created:
+                self.last_created = created
+
+    def to_json(self) -> dict[str, Any]:
+        lat = sorted(self.latencies)
+        return {"lines": self.lines, "ok_lines": self.ok_lines, "error_lines": self.error_lines,
+                "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                "reasoning_tokens": self.reasoning_tokens, "lines_with_usage": self.lines_with_usage,
+                "latency_p50_s": _percentile(lat, 0.5), "latency_p95_s": _percentile(lat, 0.95),
+                "finish_reasons": dict(self.finish_reasons.most_common()),
+                "truncated_lines": self.finish_reasons.get("length", 0),
+                "errors": dict(self.errors.most_common()),
+                "first_created": self.first_created, "last_created": self.last_created}
 
 
 @dataclass
 class RunsIndex:
-    success: dict[Key, str] = field(default_factory=dict)  # key → response text (last successful line)
+    """The last successful line per key, as its location in the runs files (or, for callers that build an
+    index in memory, the response text itself or a runs-line dict)."""
+    success: dict[Key, Any] = field(default_factory=dict)
     failures: dict[Key, str] = field(default_factory=dict)  # key → last error, for keys never successful
-    success_count: dict[Key, int] = field(default_factory=dict)
+    success_count: dict[Key, int] = field(default_factory=dict)  # only keys with more than one success
     models: set[str] = field(default_factory=set)
     histories: dict[str, int] = field(default_factory=dict)  # ConvFinQA turns by history mode (gold / self)
     lines: int = 0
+    stats: RunStats = field(default_factory=RunStats)
+    paths: list[Path] = field(default_factory=list)
+    _handles: dict[int, Any] = field(default_factory=dict, repr=False)
+
+    def row(self, key: Key) -> dict[str, Any]:
+        v = self.success[key]
+        if isinstance(v, str):
+            return {"response": v}
+        if isinstance(v, dict):
+            return v
+        fi, offset = v
+        fh = self._handles.get(fi)
+        if fh is None:
+            fh = self._handles[fi] = open(self.paths[fi], "rb")  # noqa: SIM115 — closed by close()
+        return read_line_at(fh, offset)
+
+    def close(self) -> None:
+        for fh in self._handles.values():
+            fh.close()
+        self._handles.clear()
 
 
 def load_runs(paths: Iterable[str | os.PathLike]) -> RunsIndex:
     idx = RunsIndex()
-    for path in paths:
-        for lineno, row in iter_jsonl(path):
+    model_lines: Counter = Counter()
+    for fi, path in enumerate(paths):
+        idx.paths.append(Path(path))
+        for lineno, offset, row in iter_jsonl_at(path):
             idx.lines += 1
             rid, turn = row.get("id"), row.get("turn")
+            if "task_type" in row and "response" not in row and "error" not in row:
+                raise InputError("this is a data file (records with a task_type and no response), not a runs "
+                                 "file: --runs takes the file `tw-fin-eval run` wrote, --data the records",
+                                 path=path, line=lineno, item_id=rid if isinstance(rid, str) else None)
             if not isinstance(rid, str) or not rid:
                 raise InputError("runs line has no string 'id'", path=path, line=lineno, field="id")
             if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or turn < 0):
@@ -92,17 +236,49 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> RunsIndex:
                 raise InputError("'response' must be a string or null", path=path, line=lineno, item_id=rid,
                                  field="response")
             if isinstance(row.get("model"), str):
-                idx.models.add(row["model"])
+                model_lines[row["model"]] += 1
+                if len(model_lines) > 1:
+                    names = ", ".join(f"{m!r} ({n} lines)" for m, n in model_lines.items())
+                    raise InputError(f"runs lines from more than one model ({names}): one report scores one "
+                                     "model; score each model's runs separately and use `tw-fin-eval compare`",
+                                     path=path, line=lineno, item_id=rid, field="model")
             if isinstance(row.get("history"), str):
                 idx.histories[row["history"]] = idx.histories.get(row["history"], 0) + 1
+            idx.stats.add(row)
             key = (rid, turn)
             if error is None:  # FORMATS §3: successful = error is null (a null response is an empty answer)
-                idx.success[key] = response or ""
-                idx.success_count[key] = idx.success_count.get(key, 0) + 1
+                if key in idx.success:
+                    idx.success_count[key] = idx.success_count.get(key, 1) + 1
+                idx.success[key] = (fi, offset)
                 idx.failures.pop(key, None)
             elif key not in idx.success:
                 idx.failures[key] = str(error)
+    idx.models = set(model_lines)
     return idx
+
+
+class _Prompts:
+    """Today's prompt hash of a record's units, to tell a runs line made from an older prompt (stale)."""
+
+    def __init__(self) -> None:
+        from tw_fin_eval.runner import requests  # the one place the runner's prompts and their hash are built
+
+        self._runner = requests
+
+    def sha256(self, record: dict[str, Any], turn: int | None, history: Any) -> str | None:
+        r = self._runner
+        if turn is None:
+            msgs = record.get("messages")
+            return r.messages_sha256(msgs) if isinstance(msgs, list) and msgs else None
+        if history not in (None, "gold") and turn > 0:
+            return None  # self history: the prompt holds the model's own earlier answers
+        try:
+            conv = r._conversation(record, Path("?"), 0, record["id"])
+        except InputError:
+            return None
+        if turn >= len(conv.questions):
+            return None
+        return r.messages_sha256(conv.messages(turn, "gold"))
 
 
 @dataclass
@@ -113,38 +289,78 @@ class Outcome:
     judge_calls: int
     judge_config: judge_mod.JudgeConfig
     judge_cache_hits: int = 0
+    run_stats: RunStats | None = None
 
 
-def score(records: Sequence[dict[str, Any]], runs: RunsIndex, *, issues: Issues | None = None,
+ItemSink = Callable[[tasks.ItemResult, dict[str, Any]], None]
+
+
+def _details(record: dict[str, Any], turn: int | None, row: dict[str, Any] | None) -> dict[str, Any]:
+    """What an error analysis needs beside the verdict: the question, the gold, the visible response and the
+    reasoning separately (the runs line's `reasoning`, or the response's <think> block)."""
+    response = think = None
+    if row is not None:
+        response, think = split_think(row.get("response"))
+        if isinstance(row.get("reasoning"), str) and row["reasoning"].strip():
+            think = row["reasoning"]
+    return {"question": gold_mod.question_of(record, turn), "gold": gold_mod.gold_of(record, turn),
+            "response": response, "think": think, "lang": record.get("lang")}
+
+
+def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues | None = None,
           judge_config: judge_mod.JudgeConfig | None = None, tolerance: Tolerance = DEFAULT_TOLERANCE,
-          judge_runner: judge_mod.JudgeRunner | None = None, progress: bool = True) -> Outcome:
+          judge_runner: judge_mod.JudgeRunner | None = None, progress: bool = True,
+          on_item: ItemSink | None = None, check_prompts: bool = True) -> Outcome:
+    """Score every unit of `records` (a list, or a re-iterable `RecordFiles`). `on_item(item, details)` is
+    called once per unit in order, before judging; the judge's verdicts are folded into the same items."""
     load_plugins()
     issues = issues or Issues()
     cfg = judge_config or judge_mod.JudgeConfig()
     ctx = tasks.Context(tolerance=tolerance, judge_enabled=cfg.enabled)
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for rec in records:
-        by_type.setdefault(rec["task_type"], []).append(rec)
-    for tt, recs in by_type.items():
-        tasks.SCORERS[tt].prepare(recs)
+    types = records.task_types if isinstance(records, RecordFiles) else {r["task_type"] for r in records}
+    for tt in sorted(types):
+        if type(tasks.SCORERS[tt]).prepare is not tasks.TaskScorer.prepare:  # only scorers that need the set
+            tasks.SCORERS[tt].prepare(r for r in records if r["task_type"] == tt)
+    prompts = _Prompts() if check_prompts else None
 
     items: list[tasks.ItemResult] = []
     expected: set[Key] = set()
-    for rec in records:
-        scorer = tasks.SCORERS[rec["task_type"]]
-        for unit in scorer.units(rec):
-            key = (rec["id"], unit)
-            expected.add(key)
-            if key in runs.success:
-                item = scorer.score(rec, unit, runs.success[key], ctx)
-            elif key in runs.failures:
-                item = tasks.new_item(rec, unit, status=tasks.ERROR, correct=False,
-                                      reason=f"generation failed: {runs.failures[key]}")
-                issues.failed_generations.append(f"{key_str(key)}: {runs.failures[key]}")
-            else:
-                item = tasks.new_item(rec, unit, status=tasks.NOT_RUN, reason="no line in the runs file")
-                issues.not_run.append(key_str(key))
-            items.append(item)
+    try:
+        for rec in records:
+            scorer = tasks.SCORERS[rec["task_type"]]
+            for unit in scorer.units(rec):
+                key = (rec["id"], unit)
+                expected.add(key)
+                row = None
+                if key in runs.success:
+                    row = runs.row(key)
+                    want = prompts.sha256(rec, unit, row.get("history")) if prompts and "messages_sha256" in row \
+                        else None
+                    if want is not None and row.get("messages_sha256") != want:
+                        item = tasks.new_item(rec, unit, status=STALE, reason="the runs line answered an older "
+                                              "prompt (messages_sha256 differs from today's record): re-run it")
+                        issues.stale.append(key_str(key))
+                    else:
+                        response = row.get("response") or ""
+                        item = scorer.score(rec, unit, response, ctx)
+                        view = gold_mod.upstream_view(rec, unit)
+                        if view is not None and item.status == tasks.SCORED and item.decided_by != tasks.JUDGE:
+                            item.upstream_correct = scorer.score(view, unit, response, ctx).correct
+                    item.finish_reason = row.get("finish_reason")
+                elif key in runs.failures:
+                    item = tasks.new_item(rec, unit, status=tasks.ERROR, correct=False,
+                                          reason=f"generation failed: {runs.failures[key]}")
+                    issues.failed_generations.append(f"{key_str(key)}: {runs.failures[key]}")
+                else:
+                    item = tasks.new_item(rec, unit, status=tasks.NOT_RUN, reason="no line in the runs file")
+                    issues.not_run.append(key_str(key))
+                item.cluster = scorer.cluster(rec, unit)
+                item.gold_status = gold_mod.status(rec, unit)
+                if on_item is not None:
+                    on_item(item, _details(rec, unit, row))
+                items.append(item)
+    finally:
+        runs.close()
     for key in list(runs.success) + list(runs.failures):
         if key not in expected:
             issues.unknown_run_keys.append(key_str(key))
@@ -169,4 +385,4 @@ def score(records: Sequence[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
         it.judge_request = None
     return Outcome(items=items, issues=issues, agreement=agreement,
                    judge_calls=runner.calls if runner is not None else 0, judge_config=cfg,
-                   judge_cache_hits=runner.cache_hits if runner is not None else 0)
+                   judge_cache_hits=runner.cache_hits if runner is not None else 0, run_stats=runs.stats)

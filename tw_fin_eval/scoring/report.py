@@ -14,39 +14,55 @@ Accuracy definitions (the same in the CSV and the Markdown):
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import os
+import tempfile
 import urllib.parse
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from tw_fin_eval.jsonl import AtomicFiles, dumps
-from tw_fin_eval.scoring import extract, tasks
-from tw_fin_eval.scoring.engine import Outcome
+from tw_fin_eval.scoring import extract, gold, results_doc, tasks
+from tw_fin_eval.scoring.engine import STALE, Outcome
 
 COLUMNS = [
-    "dimension", "dataset", "group", "items", "run", "decided", "correct", "accuracy", "strict_accuracy",
+    "model", "dimension", "dataset", "group", "items", "run", "decided", "correct", "accuracy", "strict_accuracy",
+    "flexible_accuracy", "upstream_accuracy", "unanswerable_excluded", "fixed_gold", "truncated", "refused", "stale",
     "rule_decided", "rule_accuracy", "keyword_decided", "keyword_accuracy", "judge_decided", "judge_accuracy",
     "pending", "missing", "error", "not_run", "other_outcomes", "bare_numeral_decided", "cross_format",
     "mean_step_recall", "pass_rate", "mean_score", "conversations", "conversation_accuracy",
 ]
 DIMENSIONS = ["dataset", "task_type", "category", "subcategory", "difficulty"]
-_KNOWN = {tasks.SCORED, tasks.PENDING, tasks.MISSING, tasks.ERROR, tasks.NOT_RUN}
+_KNOWN = {tasks.SCORED, tasks.PENDING, tasks.MISSING, tasks.ERROR, tasks.NOT_RUN, STALE}
 
 
 def _ratio(num: int | float, den: int | float) -> float | None:
     return None if not den else num / den
 
 
+def _flexible_correct(it: tasks.ItemResult) -> bool:
+    """Right under any extraction (strict, \\boxed{}, last number): the diagnostic beside the headline."""
+    flex = getattr(it, "flexible_correct", None)
+    return bool(it.correct if flex is None else flex)
+
+
+def headline_units(items: Iterable[tasks.ItemResult]) -> list[tasks.ItemResult]:
+    """The units an accuracy counts: decided or failed, gold not unanswerable (issue 21)."""
+    return [it for it in items if it.status in (tasks.SCORED, tasks.ERROR) and it.gold_status != gold.UNANSWERABLE]
+
+
 def summarize(items: Sequence[tasks.ItemResult]) -> dict[str, Any]:
     st = Counter(it.status for it in items)
-    decided = [it for it in items if it.status == tasks.SCORED]
+    unanswerable = [it for it in items if it.gold_status == gold.UNANSWERABLE and it.status != tasks.NOT_RUN]
+    counted = [it for it in items if it.gold_status != gold.UNANSWERABLE]
+    decided = [it for it in counted if it.status == tasks.SCORED]
     correct = sum(1 for it in decided if it.correct)
-    denom = len(decided) + st[tasks.ERROR]
+    denom = len(decided) + sum(1 for it in counted if it.status == tasks.ERROR)
 
     def by(how: str) -> tuple[int, float | None]:
         sub = [it for it in decided if it.decided_by == how]
@@ -63,14 +79,25 @@ def summarize(items: Sequence[tasks.ItemResult]) -> dict[str, Any]:
         if it.task_type == "conversation_numeric":
             convs[it.id].append(it)
     complete = [turns for turns in convs.values() if all(t.status in {tasks.SCORED, tasks.ERROR} for t in turns)]
+    # upstream gold: every decided or failed unit, unanswerable included, with the upstream verdict where known
+    up = [it for it in items if it.status in (tasks.SCORED, tasks.ERROR)]
+    up_correct = sum(1 for it in up if (it.correct if it.upstream_correct is None else it.upstream_correct))
+    ran = [it for it in items if it.status not in (tasks.NOT_RUN, STALE)]
     return {
         "items": len(items), "run": len(items) - st[tasks.NOT_RUN], "decided": len(decided), "correct": correct,
         "accuracy": _ratio(correct, denom),
         "strict_accuracy": _ratio(strict, denom) if (rule_n + kw_n) else None,
+        "flexible_accuracy": _ratio(sum(1 for it in decided if _flexible_correct(it)), denom),
         "rule_decided": rule_n, "rule_accuracy": rule_acc, "keyword_decided": kw_n, "keyword_accuracy": kw_acc,
         "judge_decided": judge_n, "judge_accuracy": judge_acc,
         "pending": st[tasks.PENDING], "missing": st[tasks.MISSING], "error": st[tasks.ERROR],
-        "not_run": st[tasks.NOT_RUN], "other_outcomes": sum(n for s, n in st.items() if s not in _KNOWN),
+        "not_run": st[tasks.NOT_RUN], "stale": st[STALE],
+        "other_outcomes": sum(n for s, n in st.items() if s not in _KNOWN),
+        "truncated": sum(1 for it in ran if it.finish_reason == "length"),
+        "refused": sum(1 for it in ran if getattr(it, "refused", False)),
+        "unanswerable_excluded": len(unanswerable),
+        "fixed_gold": sum(1 for it in counted if it.gold_status == gold.FIXED and it.status != tasks.NOT_RUN),
+        "upstream_accuracy": _ratio(up_correct, len(up)),
         "bare_numeral_decided": sum(1 for it in decided if it.correct and it.match_path == "bare_numeral"),
         "cross_format": sum(1 for it in decided if it.match_path == "cross_format"),
         "mean_step_recall": _ratio(sum(recalls), len(recalls)),
@@ -115,7 +142,7 @@ def csv_text(rows: Sequence[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
-_PCT = {"accuracy", "strict_accuracy", "rule_accuracy", "keyword_accuracy", "judge_accuracy", "mean_step_recall",
+_PCT = {"accuracy", "strict_accuracy", "flexible_accuracy", "upstream_accuracy", "rule_accuracy", "keyword_accuracy", "judge_accuracy", "mean_step_recall",
         "pass_rate", "conversation_accuracy"}
 
 
@@ -144,8 +171,76 @@ def _list_block(title: str, entries: Sequence[str], limit: int = 200) -> str:
     return f"- {title}: {len(entries)}\n<details><summary>list</summary>\n\n{shown}{more}\n\n</details>"
 
 
-def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs: dict[str, Any]) -> str:
+def _pct(v: float | None) -> str:
+    return "" if v is None else f"{100 * v:.1f}%"
+
+
+def uncertainty_section(doc: dict[str, Any]) -> list[str]:
+    """Accuracy per subset with its bootstrap standard error and 95% interval (results.json's numbers)."""
+    subs = doc.get("subsets") or {}
+    if not subs:
+        return []
+    out = ["## Accuracy with uncertainty (headline)", "",
+           "| subset | units (n) | clusters | accuracy | ± stderr | 95% CI | flexible | upstream gold | "
+           "unanswerable excluded | truncated | refused | pending | stale |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, e in subs.items():
+        ci = e.get("ci95")
+        out.append(f"| {name} | {e['n']} | {e['clusters']} ({'/'.join(e['cluster_by'])}) | {_pct(e['accuracy'])} | "
+                   f"{_pct(e['stderr'])} | {'' if not ci else f'{_pct(ci[0])} – {_pct(ci[1])}'} | "
+                   f"{_pct(e.get('flexible_accuracy'))} | {_pct(e.get('upstream_accuracy'))} | "
+                   f"{e.get('unanswerable_excluded', 0)} | {e.get('truncated', 0)} | {e.get('refused', 0)} | "
+                   f"{e.get('pending', 0)} | {e.get('stale', 0)} |")
+    macro = doc.get("macro_average") or {}
+    if macro.get("accuracy") is not None:
+        ci = macro["ci95"]
+        out.append(f"| **macro average** ({len(macro['subsets'])} subsets) |  |  | {_pct(macro['accuracy'])} | "
+                   f"{_pct(macro['stderr'])} | {_pct(ci[0])} – {_pct(ci[1])} |  |  |  |  |  |  |  |")
+    u = doc.get("uncertainty") or {}
+    out += ["", f"Intervals: seeded {u.get('method', 'bootstrap')} ({u.get('resamples')} resamples, seed "
+            f"{u.get('seed')}); ConvFinQA resampled by conversation, FinChain by template, other subsets by item. "
+            "Headline accuracy counts verified and fixed gold (fixed: the corrected value); unanswerable units are "
+            "excluded and counted; *upstream gold* scores every unit against the original release's value.", ""]
+    return out
+
+
+def run_section(doc: dict[str, Any]) -> list[str]:
+    rs = doc.get("runs")
+    if not rs:
+        return []
+    out = ["## The run itself (from the runs lines)", ""]
+    out.append(f"- lines: {rs['lines']} ({rs['ok_lines']} successful, {rs['error_lines']} failed)")
+    if rs.get("lines_with_usage"):
+        out.append(f"- tokens: {rs['prompt_tokens']:,} prompt, {rs['completion_tokens']:,} completion"
+                   + (f" (of which {rs['reasoning_tokens']:,} reasoning)" if rs.get("reasoning_tokens") else "")
+                   + f" over {rs['lines_with_usage']} lines with usage")
+    if rs.get("latency_p50_s") is not None:
+        out.append(f"- latency per request: p50 {rs['latency_p50_s']:.2f} s, p95 {rs['latency_p95_s']:.2f} s")
+    if rs["ok_lines"]:
+        out.append(f"- truncated by the length limit (finish_reason length): {rs['truncated_lines']} of "
+                   f"{rs['ok_lines']} successful lines ({_pct(rs['truncated_lines'] / rs['ok_lines'])})")
+    if rs.get("errors"):
+        out.append("- errors by kind: " + ", ".join(f"{k}: {n}" for k, n in rs["errors"].items()))
+    gen = doc.get("generation") or {}
+    if gen.get("variants"):
+        out.append("- generation settings: " + "; ".join(f"{dumps(v['settings'])} ({v['lines']} lines)"
+                                                         for v in gen["variants"]))
+    else:
+        out.append("- generation settings: not recorded in the runs lines")
+    pur = doc.get("zh_purity")
+    if pur and pur.get("responses"):
+        out.append(f"- zh-TW purity: {_pct(pur['pure_share'])} of {pur['responses']} responses have no Simplified "
+                   f"character or PRC term ({pur['with_findings']} flagged; per subset: "
+                   + ", ".join(f"{k} {_pct(v['impure_share'])} flagged" for k, v in pur["subsets"].items()) + ")")
+    elif pur is None:
+        out.append("- zh-TW purity: not measured (needs the opencc package)")
+    return out + [""]
+
+
+def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs: dict[str, Any],
+                    doc: dict[str, Any] | None = None) -> str:
     items, iss, cfg = outcome.items, outcome.issues, outcome.judge_config
+    rows = [r for r in rows if r["dimension"] == "all" or r["run"] > 0]  # partial runs: only what was run
     main_cols = ["group", "items", "run", "decided", "accuracy", "strict_accuracy", "rule_accuracy",
                  "judge_accuracy", "pending", "missing", "error", "not_run", "bare_numeral_decided",
                  "mean_step_recall", "conversation_accuracy"]
@@ -162,7 +257,15 @@ def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs:
                   if cfg.enabled else "none (judged items are pending)")
     parts += [f"- judge: {judge_line}", ""]
     parts += ["Accuracy = correct / (decided + failed generations); rules decide first, the judge only where "
-              "rules cannot. pending / missing (unparseable verdict) / not_run are excluded and counted.", ""]
+              "rules cannot. pending / missing (unparseable verdict) / not_run / stale are excluded and counted.", ""]
+    not_run = sum(1 for it in items if it.status == tasks.NOT_RUN)
+    if not_run:
+        skipped = (doc or {}).get("not_run", {}).get("records_subsets") or {}
+        parts += [f"Partial run: {not_run} of {len(items)} units were not run and are left out"
+                  + (f" (subsets never run: {', '.join(f'{k} ({n})' for k, n in skipped.items())})" if skipped else "")
+                  + ".", ""]
+    if doc is not None:
+        parts += uncertainty_section(doc) + run_section(doc)
     by_dim = defaultdict(list)
     for r in rows:
         by_dim[r["dimension"]].append(r)
@@ -220,24 +323,179 @@ def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs:
     parts.append(_list_block("runs lines for unknown ids/turns", iss.unknown_run_keys))
     parts.append(_list_block("keys with more than one successful generation (last taken)", iss.duplicate_generations))
     parts.append(_list_block("failed generations (counted wrong)", iss.failed_generations))
-    parts.append(_list_block("items not run (no line in the runs file)", iss.not_run))
+    parts.append(f"- items not run (no line in the runs file): {len(iss.not_run)}")
+    parts.append(_list_block("stale runs lines (prompt changed since the run; not scored, re-run them)", iss.stale))
     parts.append(_list_block("pending items by reason", [f"{r}: {n}" for r, n in pend.most_common()]))
     parts.append(_list_block("missing verdicts by reason", [f"{r}: {n}" for r, n in miss.most_common()]))
     return "\n".join(parts) + "\n"
 
 
-def write_outputs(out_dir: str | os.PathLike, outcome: Outcome, *, inputs: dict[str, Any]) -> dict[str, Path]:
-    """Everything is rendered in memory first, then each file is written atomically: an error leaves no
-    partial report behind."""
+class DetailsSpool:
+    """The per-item details (question, gold, response, think) written to a temporary file while scoring runs,
+    so that memory does not grow with the responses; `write_outputs` merges them into results.jsonl. Also
+    counts the zh-TW purity of the responses (share with Simplified characters or PRC terms) per subset,
+    when the rule checker's dependency (opencc) is installed."""
+
+    def __init__(self, out_dir: str | os.PathLike) -> None:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        fd, self.path = tempfile.mkstemp(prefix=".details.", suffix=".tmp", dir=out)
+        self._fh = os.fdopen(fd, "w", encoding="utf-8")
+        self._check: Callable[[str], list] | None = None
+        try:
+            from tw_fin_eval.zhcheck.rules import check_zh
+
+            self._check = check_zh
+        except ImportError:  # the scorer needs no third-party package; purity is then not measured
+            pass
+        self.purity_counts: dict[str, Counter] = defaultdict(Counter)
+
+    def __call__(self, item: tasks.ItemResult, details: dict[str, Any]) -> None:
+        lang = details.pop("lang", None)
+        self._fh.write(dumps(details) + "\n")
+        text = details.get("response")
+        if self._check is not None and lang in (None, "zh-TW") and isinstance(text, str) and text.strip():
+            c = self.purity_counts[results_doc.config_name(item.dataset)]
+            c["responses"] += 1
+            findings = self._check(text)
+            if findings:
+                c["impure"] += 1
+                rules = {f.rule for f in findings}
+                c["simplified"] += "simplified" in rules
+                c["prc_terms"] += "prc_term" in rules
+
+    def purity(self) -> dict[str, Any] | None:
+        if self._check is None:
+            return None
+        subsets = {}
+        for name, c in sorted(self.purity_counts.items()):
+            subsets[name] = {"responses": c["responses"], "with_findings": c["impure"],
+                             "with_simplified": c["simplified"], "with_prc_terms": c["prc_terms"],
+                             "impure_share": _ratio(c["impure"], c["responses"])}
+        total = sum(c["responses"] for c in self.purity_counts.values())
+        impure = sum(c["impure"] for c in self.purity_counts.values())
+        return {"responses": total, "with_findings": impure, "impure_share": _ratio(impure, total),
+                "pure_share": None if not total else 1 - impure / total, "subsets": subsets,
+                "rule": "a visible response (think removed) with a Simplified character or a PRC term "
+                        "(tw-fin-eval check-zh rules) is impure"}
+
+    def lines(self) -> Iterator[str]:
+        self._fh.flush()
+        with open(self.path, encoding="utf-8") as fh:
+            yield from fh
+
+    def close(self) -> None:
+        if not self._fh.closed:
+            self._fh.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+
+
+def _result_lines(outcome: Outcome, spool: DetailsSpool | None) -> Iterator[str]:
+    """results.jsonl lines: the verdict fields, then (when a spool is given) question, gold, response, think."""
+    details = spool.lines() if spool is not None else None
+    for it in outcome.items:
+        head = dumps(it.to_json())
+        if details is None:
+            yield head + "\n"
+            continue
+        extra = next(details)
+        yield head[:-1] + "," + extra[1:] if extra.strip() != "{}" else head + "\n"
+
+
+PARQUET_COLUMNS = [("id", "string"), ("turn", "int64"), ("dataset", "string"), ("task_type", "string"),
+                   ("category", "string"), ("subcategory", "string"), ("difficulty", "string"),
+                   ("status", "string"), ("correct", "bool_"), ("upstream_correct", "bool_"),
+                   ("gold_status", "string"), ("mode", "string"), ("extracted", "string"),
+                   ("decided_by", "string"), ("match_path", "string"), ("score", "float64"),
+                   ("step_recall", "float64"), ("finish_reason", "string"), ("reason", "string"),
+                   ("question", "string"), ("gold_answer", "string"), ("gold_value", "float64"),
+                   ("response", "string"), ("think", "string"), ("judge_verdict", "string")]
+
+
+def _parquet_row(line: str) -> dict[str, Any]:
+    r = json.loads(line)
+    g = r.get("gold") or {}
+    row = {name: r.get(name) for name, _ in PARQUET_COLUMNS}
+    row["gold_answer"] = g.get("answer") if g.get("answer") is not None else g.get("answer_text")
+    v = g.get("answer_value")
+    row["gold_value"] = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    row["gold_answer"] = None if row["gold_answer"] is None else str(row["gold_answer"])
+    row["judge_verdict"] = None if r.get("judge_verdict") is None else dumps(r["judge_verdict"])
+    if row["score"] is not None:
+        row["score"] = float(row["score"])
+    return row
+
+
+class _ParquetSink:
+    """details.parquet written in batches beside results.jsonl (memory stays flat). pyarrow writes the file by
+    name: `target` is a temporary that AtomicFiles renames into place with the other outputs."""
+
+    def __init__(self, target: str | os.PathLike, batch: int = 2000) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        self._pa, self.batch = pa, batch
+        self.schema = pa.schema([(name, getattr(pa, kind)()) for name, kind in PARQUET_COLUMNS])
+        self.writer = pq.ParquetWriter(str(target), self.schema, compression="zstd")
+        self.rows: list[dict[str, Any]] = []
+
+    def add(self, line: str) -> None:
+        self.rows.append(_parquet_row(line))
+        if len(self.rows) >= self.batch:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.rows:
+            self.writer.write_table(self._pa.Table.from_pylist(self.rows, schema=self.schema))
+            self.rows = []
+
+    def finish(self) -> None:
+        try:
+            self._flush()
+        finally:
+            self.writer.close()
+
+
+def write_outputs(out_dir: str | os.PathLike, outcome: Outcome, *, inputs: dict[str, Any],
+                  spool: DetailsSpool | None = None) -> dict[str, Path]:
+    """Every output goes to a temporary file first; all are renamed into place only when all were written,
+    so an error leaves no partial report behind. results.jsonl is streamed (constant memory)."""
+    from tw_fin_eval.scoring import html_report
+
     rows = summary_rows(outcome.items)
-    results = "".join(dumps(it.to_json()) + "\n" for it in outcome.items)
+    model = outcome.issues.run_models[0] if len(outcome.issues.run_models) == 1 else ""
+    for r in rows:
+        r["model"] = model
+    doc = results_doc.build(outcome, rows, inputs=inputs, purity=spool.purity() if spool is not None else None)
     summary = csv_text(rows)
-    report = report_markdown(outcome, rows, inputs=inputs)
+    report = report_markdown(outcome, rows, inputs=inputs, doc=doc)
+    page = html_report.render_report(doc, rows)
     out = Path(out_dir)
-    paths = {"results": out / "results.jsonl", "summary": out / "summary.csv", "report": out / "report.md"}
+    paths = {"results": out / "results.jsonl", "summary": out / "summary.csv", "report": out / "report.md",
+             "results_json": out / "results.json", "html": out / "report.html"}
+    parquet: _ParquetSink | None = None
     # every temporary file is complete and fsynced before any is renamed into place
     with AtomicFiles() as files:
-        for key, text in (("results", results), ("summary", summary), ("report", report)):
+        try:
+            parquet = _ParquetSink(files.reserve(out / "details.parquet"))
+            paths["parquet"] = out / "details.parquet"
+        except ImportError:  # pyarrow is optional for scoring
+            pass
+
+        def lines() -> Iterator[str]:
+            for line in _result_lines(outcome, spool):
+                if parquet is not None:
+                    parquet.add(line)
+                yield line
+
+        try:
+            files.write_lines(paths["results"], lines())
+        finally:
+            if parquet is not None:
+                parquet.finish()
+        for key, text in (("summary", summary), ("report", report), ("html", page),
+                          ("results_json", dumps_pretty(doc) + "\n")):
             files.write_text(paths[key], text)
     return paths
 

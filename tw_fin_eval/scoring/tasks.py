@@ -51,6 +51,12 @@ class ItemResult:
     judge_raw: Any = None
     step_recall: float | None = None
     reason: str | None = None
+    # set by the engine for the report: bootstrap cluster, gold status (issue 21), the verdict against the
+    # upstream gold where a fixed gold differs, and the generation's finish_reason
+    cluster: str | None = None
+    gold_status: str | None = None
+    upstream_correct: bool | None = None
+    finish_reason: str | None = None
     judge_request: judge.JudgeRequest | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -59,7 +65,8 @@ class ItemResult:
                 "extracted": self.extracted, "mode": self.mode, "correct": self.correct, "score": self.score,
                 "status": self.status, "decided_by": self.decided_by, "match_path": self.match_path,
                 "judge_verdict": self.judge_verdict, "judge_raw": self.judge_raw, "step_recall": self.step_recall,
-                "reason": self.reason}
+                "reason": self.reason, "gold_status": self.gold_status, "upstream_correct": self.upstream_correct,
+                "finish_reason": self.finish_reason}
 
 
 def new_item(record: dict[str, Any], turn: int | None, **kw: Any) -> ItemResult:
@@ -92,6 +99,10 @@ class TaskScorer:
 
     def units(self, record: dict[str, Any]) -> list[int | None]:
         return schema.units(record)
+
+    def cluster(self, record: dict[str, Any], turn: int | None) -> str:
+        """Units with the same cluster are resampled together by the bootstrap (default: independent)."""
+        return record["id"] if turn is None else f"{record['id']}#turn{turn}"
 
     def prepare(self, records: Sequence[dict[str, Any]]) -> None:
         pass
@@ -156,6 +167,9 @@ class ConversationScorer(TaskScorer):
         for k, t in enumerate(turns):
             _need(record, isinstance(t, dict), f"turns[{k}]", "turn objects")
             _validate_gold(record, t, f"turns[{k}].answer_value")
+
+    def cluster(self, record: dict[str, Any], turn: int | None) -> str:
+        return record["id"]  # the turns of one conversation share a table and a history
 
     def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
         t = record["turns"][turn or 0]
@@ -231,6 +245,9 @@ class FinChainScorer(TaskScorer):
             _need(record, isinstance(record.get("answer_text"), str) and record["answer_text"].strip() != "",
                   "answer_text", "a categorical answer_text")
         _need(record, isinstance(record.get("steps"), list), "steps", "a steps list")
+
+    def cluster(self, record: dict[str, Any], turn: int | None) -> str:
+        return str(record.get("template_id") or record["id"])  # the seeds of one template share its method
 
     def prepare(self, records: Sequence[dict[str, Any]]) -> None:
         """The label set of each categorical template (every answer_text its seeds produce, plus negated

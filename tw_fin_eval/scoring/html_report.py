@@ -1,0 +1,244 @@
+"""Self-contained HTML pages: `report.html` (one run) and `compare.html` (several runs).
+
+One file each, readable offline: inline CSS, inline SVG charts, no script, font, image or stylesheet from
+anywhere else. Labels are zh-TW with the English in parentheses. Every chart is an `<svg class="chart">` with a
+`data-chart` name, so a browser test can find them in the DOM.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+CSS = """
+body{font-family:"Noto Sans TC","PingFang TC","Microsoft JhengHei",sans-serif;margin:24px auto;max-width:1080px;
+color:#1d2733;background:#fff;line-height:1.5;padding:0 16px}
+h1{font-size:1.6em;border-bottom:3px solid #1f5f99;padding-bottom:6px}h2{font-size:1.25em;margin-top:1.8em;color:#1f5f99}
+table{border-collapse:collapse;margin:8px 0 16px;font-size:.92em}th,td{border:1px solid #c9d3de;padding:4px 8px;text-align:right}
+th{background:#eef3f8}td:first-child,th:first-child{text-align:left}.meta{color:#51606f;font-size:.92em}
+.chart{display:block;margin:8px 0 20px;background:#fbfcfe;border:1px solid #e1e7ee}.note{color:#51606f;font-size:.88em}
+.pos{color:#1a7f37}.neg{color:#b42318}
+"""
+
+BAR = "#2f74b5"
+COLORS = ["#2f74b5", "#e07b24", "#3a9a5b", "#9b59b6", "#c0392b", "#16a085", "#7f8c8d", "#d4ac0d"]
+
+
+def esc(v: Any) -> str:
+    return html.escape("" if v is None else str(v), quote=True)
+
+
+def pct(v: float | None, digits: int = 1) -> str:
+    return "—" if v is None else f"{100 * v:.{digits}f}%"
+
+
+def signed_pct(v: float | None) -> str:
+    return "—" if v is None else f"{100 * v:+.1f} pt"
+
+
+def page(title: str, body: Sequence[str]) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"zh-Hant-TW\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{esc(title)}</title><style>{CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    out = ["<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in headers) + "</tr></thead><tbody>"]
+    for r in rows:
+        out.append("<tr>" + "".join(f"<td>{c if isinstance(c, Raw) else esc(c)}</td>" for c in r) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+class Raw(str):
+    """Already-escaped HTML for a table cell."""
+
+
+def bar_chart(name: str, title: str, bars: Sequence[dict[str, Any]], *, label_width: int = 260) -> str:
+    """Horizontal bars on a 0–100% axis with 95% interval whiskers. bars: {label, value, lo, hi, color?}."""
+    width, row_h, top, right = 860, 24, 34, 70
+    plot_w = width - label_width - right
+    height = top + row_h * max(1, len(bars)) + 28
+    x = lambda v: label_width + plot_w * min(1.0, max(0.0, v))  # noqa: E731
+    parts = [f'<svg class="chart" data-chart="{esc(name)}" role="img" aria-label="{esc(title)}" '
+             f'xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
+             f'<text x="10" y="20" font-size="14" font-weight="bold" fill="#1d2733">{esc(title)}</text>']
+    for t in range(0, 101, 20):
+        xt = x(t / 100)
+        parts.append(f'<line x1="{xt:.1f}" y1="{top - 4}" x2="{xt:.1f}" y2="{height - 24}" stroke="#dde3ea"/>'
+                     f'<text x="{xt:.1f}" y="{height - 8}" font-size="11" text-anchor="middle" fill="#51606f">{t}%</text>')
+    for i, b in enumerate(bars):
+        y = top + i * row_h
+        v = b.get("value")
+        parts.append(f'<text x="{label_width - 8}" y="{y + 16}" font-size="12" text-anchor="end" '
+                     f'fill="#1d2733">{esc(b["label"])}</text>')
+        if v is None:
+            parts.append(f'<text x="{label_width + 4}" y="{y + 16}" font-size="11" fill="#8a96a3">—</text>')
+            continue
+        parts.append(f'<rect class="bar" x="{label_width}" y="{y + 4}" width="{x(v) - label_width:.1f}" '
+                     f'height="{row_h - 8}" fill="{b.get("color", BAR)}"><title>{esc(b["label"])}: {pct(v)}</title></rect>')
+        if b.get("lo") is not None and b.get("hi") is not None:
+            lo, hi, yc = x(b["lo"]), x(b["hi"]), y + row_h / 2
+            parts.append(f'<g class="whisker" stroke="#1d2733" stroke-width="1.5"><line x1="{lo:.1f}" y1="{yc:.1f}" '
+                         f'x2="{hi:.1f}" y2="{yc:.1f}"/><line x1="{lo:.1f}" y1="{yc - 5:.1f}" x2="{lo:.1f}" '
+                         f'y2="{yc + 5:.1f}"/><line x1="{hi:.1f}" y1="{yc - 5:.1f}" x2="{hi:.1f}" y2="{yc + 5:.1f}"/></g>')
+        parts.append(f'<text x="{max(x(v), x(b.get("hi") or 0)) + 6:.1f}" y="{y + 16}" font-size="11" '
+                     f'fill="#1d2733">{pct(v)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def diff_chart(name: str, title: str, bars: Sequence[dict[str, Any]], *, label_width: int = 260) -> str:
+    """Differences (points) around a zero line with 95% interval whiskers. bars: {label, value, lo, hi}."""
+    width, row_h, top, right = 860, 24, 34, 90
+    plot_w = width - label_width - right
+    height = top + row_h * max(1, len(bars)) + 28
+    span = max([0.05] + [abs(b[k]) for b in bars for k in ("value", "lo", "hi") if b.get(k) is not None])
+    x = lambda v: label_width + plot_w * (0.5 + 0.5 * max(-1.0, min(1.0, v / span)))  # noqa: E731
+    zero = x(0.0)
+    parts = [f'<svg class="chart" data-chart="{esc(name)}" role="img" aria-label="{esc(title)}" '
+             f'xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
+             f'<text x="10" y="20" font-size="14" font-weight="bold" fill="#1d2733">{esc(title)}</text>',
+             f'<line x1="{zero:.1f}" y1="{top - 4}" x2="{zero:.1f}" y2="{height - 24}" stroke="#51606f"/>']
+    for t in (-span, -span / 2, span / 2, span):
+        xt = x(t)
+        parts.append(f'<line x1="{xt:.1f}" y1="{top - 4}" x2="{xt:.1f}" y2="{height - 24}" stroke="#dde3ea"/>'
+                     f'<text x="{xt:.1f}" y="{height - 8}" font-size="11" text-anchor="middle" '
+                     f'fill="#51606f">{100 * t:+.0f}</text>')
+    for i, b in enumerate(bars):
+        y = top + i * row_h
+        v = b.get("value")
+        parts.append(f'<text x="{label_width - 8}" y="{y + 16}" font-size="12" text-anchor="end" '
+                     f'fill="#1d2733">{esc(b["label"])}</text>')
+        if v is None:
+            continue
+        x0, x1 = sorted((zero, x(v)))
+        color = "#3a9a5b" if v > 0 else "#c0392b" if v < 0 else "#7f8c8d"
+        parts.append(f'<rect class="bar" x="{x0:.1f}" y="{y + 4}" width="{max(1.0, x1 - x0):.1f}" height="{row_h - 8}" '
+                     f'fill="{color}"><title>{esc(b["label"])}: {signed_pct(v)}</title></rect>')
+        if b.get("lo") is not None and b.get("hi") is not None:
+            lo, hi, yc = x(b["lo"]), x(b["hi"]), y + row_h / 2
+            parts.append(f'<g class="whisker" stroke="#1d2733" stroke-width="1.5"><line x1="{lo:.1f}" y1="{yc:.1f}" '
+                         f'x2="{hi:.1f}" y2="{yc:.1f}"/><line x1="{lo:.1f}" y1="{yc - 5:.1f}" x2="{lo:.1f}" '
+                         f'y2="{yc + 5:.1f}"/><line x1="{hi:.1f}" y1="{yc - 5:.1f}" x2="{hi:.1f}" y2="{yc + 5:.1f}"/></g>')
+        parts.append(f'<text x="{max(x(v), x(b.get("hi") or v)) + 6:.1f}" y="{y + 16}" font-size="11" '
+                     f'fill="#1d2733">{signed_pct(v)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+DIM_LABELS = {"category": "類別（category）", "subcategory": "子類別（subcategory）", "difficulty": "難度（difficulty）"}
+
+
+def _ci(e: dict[str, Any]) -> str:
+    ci = e.get("ci95")
+    return "—" if not ci else f"{pct(ci[0])} – {pct(ci[1])}"
+
+
+def render_report(doc: dict[str, Any], rows: Sequence[dict[str, Any]] | None = None) -> str:
+    subs = doc.get("subsets") or {}
+    model = doc.get("model") or "?"
+    body = [f"<h1>tw_fin_eval_basic 評測報告（Evaluation report）：{esc(model)}</h1>"]
+    gc = doc.get("git_commit") or {}
+    body.append('<p class="meta">' + " · ".join([
+        f"建立時間（created）：{esc(doc.get('created'))}",
+        f"tw_fin_eval {esc((doc.get('versions') or {}).get('tw_fin_eval'))}",
+        f"git：{esc(gc.get('commit', '—'))[:12]}{'（有未提交修改 dirty）' if gc.get('dirty') else ''}",
+        f"評審模型（judge）：{esc((doc.get('judge') or {}).get('model') or '無（none）')}",
+    ]) + "</p>")
+    nr = doc.get("not_run") or {}
+    if nr.get("units"):
+        skipped = nr.get("records_subsets") or {}
+        body.append(f'<p class="note">部分執行（partial run）：{nr["units"]} 個單位未執行（units not run）'
+                    + (f"；未執行的子集（subsets not run）：{esc(', '.join(skipped))}" if skipped else "") + "。</p>")
+    body.append("<h2>各子集準確率（Accuracy per subset）</h2>")
+    bars = [{"label": name, "value": e.get("accuracy"), "lo": (e.get("ci95") or [None, None])[0],
+             "hi": (e.get("ci95") or [None, None])[1]} for name, e in subs.items()]
+    macro = doc.get("macro_average") or {}
+    if macro.get("accuracy") is not None:
+        bars.append({"label": "巨觀平均（macro average）", "value": macro["accuracy"], "lo": macro["ci95"][0],
+                     "hi": macro["ci95"][1], "color": "#1f3b57"})
+    body.append(bar_chart("accuracy-by-subset", "準確率與 95% 信賴區間（Accuracy with 95% CI）", bars))
+    trows = []
+    for name, e in subs.items():
+        trows.append([name, e.get("n"), f"{e.get('clusters')}（{'/'.join(e.get('cluster_by') or [])}）", pct(e.get("accuracy")),
+                      pct(e.get("stderr")), _ci(e), pct(e.get("flexible_accuracy")), pct(e.get("upstream_accuracy")),
+                      e.get("unanswerable_excluded"), e.get("truncated"), e.get("refused"), e.get("pending"),
+                      e.get("missing"), e.get("error"), e.get("stale")])
+    body.append(table(["子集（subset）", "單位數（n）", "群集（clusters）", "準確率（accuracy）", "標準誤（stderr）",
+                       "95% 信賴區間（CI）", "寬鬆擷取（flexible）", "原始標準答案（upstream gold）",
+                       "排除無法作答（unanswerable excl.）", "截斷（truncated）", "拒答（refused）", "待評（pending）",
+                       "缺判（missing）", "生成失敗（error）", "過期提示（stale）"], trows))
+    u = doc.get("uncertainty") or {}
+    body.append(f'<p class="note">信賴區間（CI）：以固定種子的自助法（seeded bootstrap，{esc(u.get("resamples"))} 次，seed '
+                f'{esc(u.get("seed"))}），ConvFinQA 依對話、FinChain 依模板整群重抽（clustered），其他依題目。'
+                "分項（breakdowns）用群集穩健標準誤（cluster-robust SE）。</p>")
+    for name, e in subs.items():
+        for dim, groups in (e.get("breakdowns") or {}).items():
+            gbars = [{"label": g["group"], "value": g["accuracy"], "lo": (g.get("ci95") or [None, None])[0],
+                      "hi": (g.get("ci95") or [None, None])[1]} for g in groups]
+            body.append(f"<h2>{esc(name)}：依{esc(DIM_LABELS.get(dim, dim))}</h2>")
+            body.append(bar_chart(f"{name}-{dim}", f"{name} 準確率（accuracy）依 {DIM_LABELS.get(dim, dim)}", gbars))
+    rs = doc.get("runs") or {}
+    if rs:
+        body.append("<h2>執行統計（Run statistics）</h2>")
+        srows = [["請求列數（runs lines）", f"{rs.get('lines')}（成功 ok {rs.get('ok_lines')}，失敗 failed {rs.get('error_lines')}）"],
+                 ["提示詞元（prompt tokens）", f"{rs.get('prompt_tokens', 0):,}"],
+                 ["生成詞元（completion tokens）", f"{rs.get('completion_tokens', 0):,}"],
+                 ["延遲 p50（latency p50）", "—" if rs.get("latency_p50_s") is None else f"{rs['latency_p50_s']:.2f} s"],
+                 ["延遲 p95（latency p95）", "—" if rs.get("latency_p95_s") is None else f"{rs['latency_p95_s']:.2f} s"],
+                 ["截斷率（truncation rate）", pct(rs["truncated_lines"] / rs["ok_lines"]) if rs.get("ok_lines") else "—"],
+                 ["錯誤（errors）", "、".join(f"{k}: {n}" for k, n in (rs.get("errors") or {}).items()) or "0"]]
+        pur = doc.get("zh_purity")
+        if pur and pur.get("responses"):
+            srows.append(["繁體純度（zh-TW purity）", f"{pct(pur['pure_share'])}（{pur['with_findings']} / "
+                          f"{pur['responses']} 則回答含簡體字或中國用語 flagged）"])
+        gen = doc.get("generation") or {}
+        srows.append(["生成設定（generation settings）", "；".join(str(v["settings"]) for v in gen.get("variants") or [])
+                      or "未記錄（not recorded）"])
+        body.append(table(["項目（item）", "值（value）"], srows))
+    return page(f"tw_fin_eval_basic report: {model}", body)
+
+
+def render_compare(cmp: dict[str, Any]) -> str:
+    names = [r["model"] or r["label"] for r in cmp["reports"]]
+    body = [f"<h1>模型比較（Model comparison）：{esc(' vs '.join(names))}</h1>",
+            f'<p class="meta">建立時間（created）：{esc(cmp.get("created"))} · 差異 = A − B（diff = a − b），'
+            "配對於兩邊都有評分的單位（paired on units scored in both）</p>"]
+    pairs = cmp.get("pairs") or []
+    for pair in pairs:
+        a, b = pair["a"], pair["b"]
+        body.append(f"<h2>{esc(a)} vs {esc(b)}</h2>")
+        subs = pair["subsets"]
+        bars = []
+        for name, s in subs.items():
+            bars.append({"label": f"{name} · {a}", "value": s["a"], "lo": None, "hi": None, "color": COLORS[0]})
+            bars.append({"label": f"{name} · {b}", "value": s["b"], "lo": None, "hi": None, "color": COLORS[1]})
+        body.append(bar_chart(f"models-{a}-{b}", f"配對準確率（paired accuracy）：{a} 與 {b}", bars, label_width=320))
+        body.append(diff_chart(f"diff-{a}-{b}", "差異與 95% 信賴區間（difference A − B, points, 95% CI）",
+                               [{"label": name, "value": s["diff"], "lo": (s.get("ci95") or [None, None])[0],
+                                 "hi": (s.get("ci95") or [None, None])[1]} for name, s in subs.items()],
+                               label_width=320))
+        trows = []
+        for name, s in subs.items():
+            cls = "pos" if (s.get("ci95") or [0, 0])[0] > 0 else "neg" if (s.get("ci95") or [0, 0])[1] < 0 else ""
+            trows.append([name, s["n_paired"], pct(s["a"]), pct(s["b"]),
+                          Raw(f'<span class="{cls}">{esc(signed_pct(s["diff"]))}</span>'),
+                          "—" if not s.get("ci95") else f"{signed_pct(s['ci95'][0])} – {signed_pct(s['ci95'][1])}",
+                          f"{s['only_a']} / {s['only_b']}", "—" if s.get("p_value") is None else f"{s['p_value']:.4g}"])
+        body.append(table(["子集（subset）", "配對單位（n paired）", f"A：{a}", f"B：{b}", "差異（diff）",
+                           "95% 信賴區間（CI）", "僅 A 對 / 僅 B 對（discordant）", "McNemar p 值（p-value）"], trows))
+    ranking = cmp.get("ranking")
+    if ranking:
+        body.append("<h2>排名（Ranking）</h2>")
+        for name, rows in ranking.items():
+            body.append(bar_chart(f"ranking-{name}", f"{name} 準確率排名（accuracy ranking, 95% CI）",
+                                  [{"label": r["model"], "value": r["accuracy"], "lo": (r.get("ci95") or [None, None])[0],
+                                    "hi": (r.get("ci95") or [None, None])[1], "color": COLORS[i % len(COLORS)]}
+                                   for i, r in enumerate(rows)]))
+            body.append(table(["名次（rank）", "模型（model）", "準確率（accuracy）", "95% 信賴區間（CI）", "單位數（n）"],
+                              [[i + 1, r["model"], pct(r["accuracy"]), _ci(r), r["n"]] for i, r in enumerate(rows)]))
+    body.append('<p class="note">p 值：McNemar 精確檢定（exact test）於不一致的配對單位；信賴區間：配對整群自助法'
+                "（paired clustered bootstrap：ConvFinQA 依對話、FinChain 依模板）。</p>")
+    return page("tw_fin_eval_basic comparison", body)

@@ -1,0 +1,189 @@
+"""`results.json`: one machine-readable document per `score` run — what was scored, how, and with what
+uncertainty. Keys of `subsets` are the release config names (finqa, convfinqa, finchain, financeagent,
+finllm450, finsearchcomp). Read back by `tw-fin-eval compare` and rendered by `report.html`.
+
+Uncertainty: the headline accuracy of each subset comes with a seeded percentile bootstrap (1,000 resamples)
+clustered by conversation (ConvFinQA), by template (FinChain) and by item elsewhere (`stats.bootstrap`).
+Breakdowns (category, subcategory, difficulty) carry the closed-form cluster-robust standard error of the
+same ratio and a normal 95% interval, which costs nothing to compute for many small groups.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import importlib.metadata
+import json
+import math
+import platform
+import subprocess
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from tw_fin_eval.configs import CONFIGS
+from tw_fin_eval.scoring import stats, tasks
+from tw_fin_eval.scoring.engine import Outcome
+
+SCHEMA = "tw_fin_eval.results/1"
+PACKAGES = ("tw-fin-eval-basic", "datasets", "evaluate", "huggingface_hub", "pyarrow", "opencc")
+BREAKDOWNS = ("category", "subcategory", "difficulty")
+CLUSTER_NAMES = {"conversation_numeric": "conversation", "numeric_cot": "template"}
+_CONFIG_OF = {c.dataset: c.name for c in CONFIGS.values()}
+REPO = Path(__file__).resolve().parents[2]
+
+
+def config_name(dataset: str | None) -> str:
+    """Release config name of a dataset label (FinQA-TW → finqa); unknown datasets keep their label."""
+    return _CONFIG_OF.get(dataset or "", dataset or "?")
+
+
+def versions() -> dict[str, str | None]:
+    out: dict[str, str | None] = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            out[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            out[name] = None
+    import tw_fin_eval
+
+    out["tw_fin_eval"] = getattr(tw_fin_eval, "__version__", out.get("tw-fin-eval-basic"))
+    return out
+
+
+def git_commit(root: Path = REPO) -> dict[str, Any] | None:
+    """HEAD of the checkout the package runs from, and whether it has uncommitted changes (None outside git)."""
+    if not (root / ".git").exists():
+        return None
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip() != ""
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {"commit": head, "dirty": dirty}
+
+
+def sha256_file(path: str | Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def robust_interval(units: Sequence[tasks.ItemResult]) -> dict[str, Any]:
+    """Accuracy with the cluster-robust (linearisation) standard error of a ratio of cluster sums:
+    var = m / (m − 1) · Σ (y_c − p·n_c)² / N²; normal 95% interval clipped to [0, 1]."""
+    cl = stats.clusters_of((it.cluster or it.id, 1.0 if it.correct else 0.0) for it in units)
+    n = sum(c[1] for c in cl)
+    if not n:
+        return {"n": 0, "accuracy": None, "stderr": None, "ci95": None}
+    p = sum(c[0] for c in cl) / n
+    m = len(cl)
+    se = math.sqrt(m / (m - 1) * sum((y - p * k) ** 2 for y, k in cl)) / n if m > 1 else 0.0
+    return {"n": n, "accuracy": p, "stderr": se, "ci95": [max(0.0, p - 1.96 * se), min(1.0, p + 1.96 * se)]}
+
+
+def subset_entry(config: str, items: Sequence[tasks.ItemResult], row: dict[str, Any]) -> dict[str, Any]:
+    from tw_fin_eval.scoring.report import headline_units
+
+    units = headline_units(items)
+    iv = stats.bootstrap(stats.clusters_of((it.cluster or it.id, 1.0 if it.correct else 0.0) for it in units),
+                         seed=f"{stats.DEFAULT_SEED}:{config}")
+    task_types = sorted({it.task_type for it in items})
+    entry: dict[str, Any] = {
+        "dataset": items[0].dataset if items else None, "task_types": task_types,
+        "n": iv.n, "accuracy": row["accuracy"], "stderr": iv.stderr, "ci95": None if iv.lo is None else [iv.lo, iv.hi],
+        "clusters": iv.clusters, "cluster_by": sorted({CLUSTER_NAMES.get(t, "item") for t in task_types}),
+    }
+    for k in ("items", "run", "decided", "correct", "strict_accuracy", "flexible_accuracy", "truncated", "refused",
+              "pending", "missing", "error", "not_run", "stale", "other_outcomes", "unanswerable_excluded",
+              "fixed_gold", "upstream_accuracy", "mean_step_recall", "conversation_accuracy", "judge_decided",
+              "judge_accuracy", "mean_score"):
+        entry[k] = row.get(k)
+    ran = [it for it in items if it.status not in (tasks.NOT_RUN,)]
+    entry["truncation_rate"] = (row["truncated"] / len(ran)) if ran else None
+    entry["breakdowns"] = {}
+    for dim in BREAKDOWNS:
+        groups: dict[str, list[tasks.ItemResult]] = defaultdict(list)
+        for it in units:
+            value = getattr(it, dim)
+            if value not in (None, ""):
+                groups[str(value)].append(it)
+        if len(groups) > 1:
+            entry["breakdowns"][dim] = [{"group": g, **robust_interval(sub)} for g, sub in sorted(groups.items())]
+    return entry
+
+
+def by_config(items: Iterable[tasks.ItemResult]) -> dict[str, list[tasks.ItemResult]]:
+    out: dict[str, list[tasks.ItemResult]] = defaultdict(list)
+    for it in items:
+        out[config_name(it.dataset)].append(it)
+    return dict(out)
+
+
+def macro_average(subsets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Unweighted mean over subsets with an accuracy; subsets are independent, so se = √Σse² / k."""
+    accs = [(name, s["accuracy"], s["stderr"]) for name, s in subsets.items() if s.get("accuracy") is not None]
+    if not accs:
+        return {"accuracy": None, "stderr": None, "ci95": None, "subsets": []}
+    k = len(accs)
+    mean = sum(a for _, a, _ in accs) / k
+    se = math.sqrt(sum((s or 0.0) ** 2 for _, _, s in accs)) / k
+    return {"accuracy": mean, "stderr": se, "ci95": [max(0.0, mean - 1.96 * se), min(1.0, mean + 1.96 * se)],
+            "subsets": [name for name, _, _ in accs]}
+
+
+def generation(outcome: Outcome) -> dict[str, Any]:
+    st = outcome.run_stats
+    settings = [] if st is None else [{"settings": json.loads(k), "lines": n} for k, n in st.generation.most_common()]
+    return {"settings": settings[0]["settings"] if len(settings) == 1 else None,
+            "variants": settings, "history": dict(outcome.issues.histories)}
+
+
+def build(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs: dict[str, Any],
+          purity: dict[str, Any] | None = None) -> dict[str, Any]:
+    cfg = outcome.judge_config
+    dataset_rows = {r["group"]: r for r in rows if r["dimension"] == "dataset"}
+    groups = by_config(outcome.items)
+    subsets: dict[str, dict[str, Any]] = {}
+    not_run_subsets: dict[str, int] = {}
+    for name, items in groups.items():
+        row = dataset_rows.get(items[0].dataset or "")
+        if row is None or row["run"] == 0:
+            not_run_subsets[name] = len(items)  # partial runs: a subset never run is left out, and counted
+            continue
+        subsets[name] = subset_entry(name, items, row)
+        if purity and name in purity.get("subsets", {}):
+            subsets[name]["zh_purity"] = purity["subsets"][name]
+    iss = outcome.issues
+    return {
+        "schema": SCHEMA,
+        "model": iss.run_models[0] if len(iss.run_models) == 1 else None,
+        "created": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+        "versions": versions(),
+        "git_commit": git_commit(),
+        "data_sha256": {str(p): sha256_file(p) for p in inputs.get("data", []) if Path(p).is_file()},
+        "runs_sha256": {str(p): sha256_file(p) for p in inputs.get("runs", []) if Path(p).is_file()},
+        "generation": generation(outcome),
+        "judge": {"model": cfg.model, "repeats": cfg.repeats, "calls": outcome.judge_calls,
+                  "cache_hits": outcome.judge_cache_hits} if cfg.enabled else None,
+        "tolerance": {"rel": inputs.get("rel_tol"), "abs": inputs.get("abs_tol")},
+        "uncertainty": {"method": "percentile bootstrap, clusters resampled with replacement",
+                        "resamples": stats.DEFAULT_RESAMPLES, "seed": stats.DEFAULT_SEED,
+                        "clusters": {"convfinqa": "conversation", "finchain": "template", "other": "item"},
+                        "breakdowns": "cluster-robust standard error, normal interval"},
+        "subsets": subsets,
+        "macro_average": macro_average(subsets),
+        "not_run": {"records_subsets": not_run_subsets, "units": sum(1 for it in outcome.items
+                                                                      if it.status == tasks.NOT_RUN)},
+        "runs": outcome.run_stats.to_json() if outcome.run_stats is not None else None,
+        "zh_purity": purity,
+        "issues": {"duplicate_record_ids": len(iss.duplicate_record_ids), "unknown_run_keys": len(iss.unknown_run_keys),
+                   "duplicate_generations": len(iss.duplicate_generations),
+                   "failed_generations": len(iss.failed_generations), "not_run": len(iss.not_run),
+                   "stale": len(iss.stale)},
+    }
