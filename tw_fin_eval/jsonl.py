@@ -110,6 +110,7 @@ class AtomicFiles:
 
     def __init__(self) -> None:
         self._pending: list[tuple[Path, str]] = []  # (target, temporary)
+        self._reserved: list[str] = []  # temporaries written by someone else: fsynced at commit
 
     def write_bytes(self, path: str | os.PathLike, data: bytes) -> Path:
         target = Path(path)
@@ -148,10 +149,18 @@ class AtomicFiles:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         os.close(fd)
         self._pending.append((target, tmp))
+        self._reserved.append(tmp)
         os.chmod(tmp, 0o666 & ~_umask())
         return tmp
 
     def commit(self) -> None:
+        for tmp in self._reserved:
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        self._reserved.clear()
         folders = {target.parent for target, _ in self._pending}
         for target, tmp in self._pending:
             os.replace(tmp, target)  # a rename in one folder needs no space: cannot fail for a full disk
@@ -166,6 +175,7 @@ class AtomicFiles:
             except FileNotFoundError:
                 pass
         self._pending.clear()
+        self._reserved.clear()
 
     def __enter__(self) -> AtomicFiles:
         return self

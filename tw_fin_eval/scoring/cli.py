@@ -100,7 +100,7 @@ def main(args: argparse.Namespace) -> int:
     records = engine.RecordFiles(data_paths, issues)  # validated now, streamed while scoring
     runs = engine.load_runs(runs_paths)
     inputs = {"data": data_paths, "runs": runs_paths, "rel_tol": tol.rel, "abs_tol": tol.abs}
-    spool = report.DetailsSpool(args.out)
+    spool = report.DetailsSpool()
     try:
         outcome = engine.score(records, runs, issues=issues, judge_config=cfg, tolerance=tol,
                                progress=not args.quiet, on_item=spool)

@@ -336,10 +336,9 @@ class DetailsSpool:
     counts the zh-TW purity of the responses (share with Simplified characters or PRC terms) per subset,
     when the rule checker's dependency (opencc) is installed."""
 
-    def __init__(self, out_dir: str | os.PathLike) -> None:
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        fd, self.path = tempfile.mkstemp(prefix=".details.", suffix=".tmp", dir=out)
+    def __init__(self) -> None:
+        # in the system's temporary folder: --out is created only when the outputs are written
+        fd, self.path = tempfile.mkstemp(prefix="tw_fin_eval_details.", suffix=".jsonl.tmp")
         self._fh = os.fdopen(fd, "w", encoding="utf-8")
         self._check: Callable[[str], list] | None = None
         try:
