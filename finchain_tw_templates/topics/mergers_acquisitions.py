@@ -267,7 +267,7 @@ def post_merger_integration_basic2(rng: random.Random) -> Problem:
 def post_merger_integration_inter1(rng: random.Random) -> Problem:
     acq, tgt = pick_companies(rng, 2)
     run_rate = pick_money(rng, 50_000_000, 800_000_000, 1_000_000)
-    ramp = [pick_rate(rng, 20, 50, 5), pick_rate(rng, 55, 85, 5), 1.0]
+    ramp = [pick_rate(rng, 20, 50, 5), pick_rate(rng, 55, 80, 5), pick_rate(rng, 85, 95, 5)]  # < 100%: no restating step
     cost = pick_money(rng, round(run_rate * 0.5), round(run_rate * 1.5), 1_000_000)
     c = Chain()
     yrs = [c.add(f"第 {t} 年實現綜效", run_rate * w, f"{ntd(run_rate)} × {pct(w, 0)}", ntd) for t, w in enumerate(ramp, 1)]

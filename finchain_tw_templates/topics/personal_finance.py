@@ -468,7 +468,7 @@ def tax_calculation_basic2(rng: random.Random) -> Problem:
 def tax_calculation_inter1(rng: random.Random) -> Problem:
     who = pick_person(rng)
     married = rng.random() < 0.5
-    people = rng.randint(2, 5) if married else rng.randint(1, 3)
+    people = rng.randint(2, 5) if married else rng.randint(2, 3)  # 「× 1」 would only restate the exemption
     exemption = 97_000
     std = 262_000 if married else 131_000
     special = 218_000

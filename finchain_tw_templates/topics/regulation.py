@@ -37,7 +37,7 @@ def _pts(v: float) -> str:
 @template(D, "aml", "aml_basic1", "基礎")
 def aml_basic1(rng: random.Random) -> Problem:
     bank, who = pick_bank(rng), pick_person(rng)
-    n = rng.randint(1, 3)
+    n = rng.randint(2, 3)  # one deposit would make the 「合計」 step restate a given
     amounts = [pick_money(rng, 50_000, 450_000, 1_000) for _ in range(n)]
     listing = "、".join(ntd(a) for a in amounts)
     q = (f"{bank}的客戶{who}於同一營業日在臨櫃辦理 {n} 筆現金存款，金額分別為 {listing}。依題設規則，同一客戶同一"
@@ -157,7 +157,7 @@ def basel_inter1(rng: random.Random) -> Problem:
     gov = pick_money(rng, 10_000_000_000, 300_000_000_000, 100_000_000)
     corp = pick_money(rng, 50_000_000_000, 800_000_000_000, 100_000_000)
     mort = pick_money(rng, 30_000_000_000, 500_000_000_000, 100_000_000)
-    w_corp = rng.choice([0.5, 0.75, 1.0])
+    w_corp = rng.choice([0.5, 0.65, 0.75])  # not 100%: that step would only restate the exposure
     w_mort = rng.choice([0.35, 0.45])
     est = corp * w_corp + mort * w_mort
     cap = pick_money(rng, int(est * 0.09), int(est * 0.16), 10_000_000)

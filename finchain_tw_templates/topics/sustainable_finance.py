@@ -307,12 +307,13 @@ def green_bonds_adv1(rng: random.Random) -> Problem:
     units = pick_money(rng, 5_000, 100_000, 1_000)
     c = Chain()
     c.add("綠色債券殖利率", yg, f"{pct(yc)} − {gbps} 個基點", pct)
-    p_c = c.add("以一般公司債殖利率計算的價格", bond_price(face, cr, yc, n), f"票面利率等於殖利率 {pct(yc)}，價格等於面額", ntd)
+    # At the conventional yield the coupon equals the yield, so that price is the face value (a given, not a step).
+    cpn = c.add("每張每年債息", face * cr, f"{ntd(face)} × {pct(cr)}", ntd)
     p_g = c.add("以綠色債券殖利率計算的價格", bond_price(face, cr, yg, n),
-                f"{ntd(face * cr)} × [1 − (1 + {pct(yg)})^−{n}] ÷ {pct(yg)} + {ntd(face)} ÷ (1 + {pct(yg)})^{n}", ntd)
-    diff = c.add("每張多募得的金額", p_g - p_c, f"{ntd(p_g)} − {ntd(p_c)}", ntd)
+                f"{ntd(cpn)} × [1 − (1 + {pct(yg)})^−{n}] ÷ {pct(yg)} + {ntd(face)} ÷ (1 + {pct(yg)})^{n}", ntd)
+    diff = c.add("每張多募得的金額", p_g - face, f"{ntd(p_g)} − 面額 {ntd(face)}", ntd)
     extra = c.add("整體多募得的金額", diff * units, f"{ntd(diff)} × {num(units)}", ntd)
-    q = (f"{co}發行 {n} 年期綠色債券 {num(units)} 張，每張面額 {ntd(face)}，票面利率 {pct(cr)}（等於同天一般公司債殖利率），每年付息一次。"
+    q = (f"{co}發行 {n} 年期綠色債券 {num(units)} 張，每張面額 {ntd(face)}，票面利率 {pct(cr)}（等於同時發行的一般公司債殖利率，故按一般公司債殖利率發行時價格等於面額），每年付息一次。"
          f"因投資人對綠色債券需求強，實際發行殖利率比一般公司債低 {gbps} 個基點（1 個基點 = 0.01%）。"
          f"請問與按一般公司債殖利率發行相比，{co}整體多募得多少資金？（四捨五入至整數元）")
     return c.numeric(q, extra, ntd(extra, 0), {"face": face, "n": n, "yc": yc, "gbps": gbps, "units": units})

@@ -1,0 +1,119 @@
+"""The FinChain-TW realism rules (issue 20 point 5) as checks on one generated record, so the tests and
+`benchmarks/finchain_realism.py` apply the same rules. Standard library only.
+
+Each check returns True when the record shows the problem. `findings(record)` lists the names of every
+problem found.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from finchain_tw_templates.common import asked_decimals
+
+# Stems of real TWSE/TPEx companies and Taiwan financial groups, banks, insurers and 投信 that a fictional
+# name must not be built on (the ones earlier versions used, and the financial brands a reader knows).
+REAL_BRAND_STEMS: tuple[str, ...] = (
+    "正隆", "福懋", "富邦", "新光", "永豐", "群益", "晶元", "長興", "大同", "台元", "玉山", "宏遠", "德昌",
+    "萬泰", "永信", "華豐", "中興", "東亞", "太平洋", "國瑞", "匯通", "昱成", "寶島", "星鏈", "日月",
+    "國泰", "中信", "兆豐", "元大", "台新", "華南", "合庫", "彰銀", "凱基", "復華", "野村", "聯邦", "日盛",
+    "安泰", "京城", "王道", "南山", "三商", "遠雄", "宏泰",
+)
+_TAX = re.compile(r"(?:營利事業)?所得稅率(?:為)?\s*(\d+(?:\.\d+)?)%")
+# A fund named after a company: 「<company industry word>(成長|科技|退休)?基金」.
+_COMPANY_FUND = re.compile(
+    r"(?:精密|科技|電子|營造|食品|光電|半導體|紡織|物流|生技|航運|能源|機械|化工|醫材|建設|零件|資訊|綠能|塑膠|鋼鐵|通訊|"
+    r"精機|商貿|電機|包材|百貨|微系統|茶業|水務|光學|工業|餐飲|軟體|造紙|製藥|電池|家居|農產|材料)(?:成長|科技|退休)?基金")
+_SMALL_FIRM = re.compile(r"農產|餐飲|茶業|家居")
+_NTD = re.compile(r"NT\$(\d[\d,]*)")
+# The gold 「答案：」 line in the form the system prompt demands: digits, decimal point, minus sign, %.
+GOLD_FORM = re.compile(r"-?\d+(?:\.\d+)?%?")
+# A solution line whose formula only restates a given: 「X = NT$5 × 100% = NT$5」, 「X = NT$5 × 1 = …」,
+# 「X = NT$5 = NT$5」.
+_RESTATING = re.compile(r"^[^=]*? = [^ =+−×÷]+ × (?:100%|1)(?: = |$)|^[^=]+ = ([^=+−×÷]+) = \1$")
+_SUFFIX_DIFFICULTY = {"basic": "基礎", "inter": "中級", "intermediate": "中級", "adv": "進階", "advanced": "進階"}
+
+
+def tax_not_20_without_assumption(r: Mapping[str, Any]) -> bool:
+    q = r["question"]
+    return any(float(m.group(1)) != 20 for m in _TAX.finditer(q)) and "假設" not in q
+
+
+def real_brand_name(r: Mapping[str, Any]) -> bool:
+    text = r["question"] + "\n" + r["solution"]
+    return any(stem in text for stem in REAL_BRAND_STEMS)
+
+
+def name_built_on_brand(name: str, stems: Iterable[str] = REAL_BRAND_STEMS) -> bool:
+    """A fictional name that contains a real stem or starts with the same two characters as one."""
+    return any(s in name or s[:2] == name[:2] for s in stems)
+
+
+def fund_named_company(r: Mapping[str, Any]) -> bool:
+    return bool(_COMPANY_FUND.search(r["question"]))
+
+
+def small_firm_large_amount(r: Mapping[str, Any]) -> bool:
+    q = r["question"]
+    return bool(_SMALL_FIRM.search(q)) and any(int(x.replace(",", "")) >= 100_000_000 for x in _NTD.findall(q))
+
+
+def states_no_rounding(r: Mapping[str, Any]) -> bool:
+    return r["answer_type"] == "numeric" and asked_decimals(r["question"]) is None
+
+
+def shown_decimals(answer: str) -> int:
+    core = answer.rstrip("%").split("$")[-1]
+    return len(core.split(".")[1]) if "." in core else 0
+
+
+def gold_not_rounded_as_asked(r: Mapping[str, Any]) -> bool:
+    if r["answer_type"] != "numeric":
+        return False
+    d = asked_decimals(r["question"])
+    return d is not None and shown_decimals(r["answer"]) != d
+
+
+def gold_line_not_digits(r: Mapping[str, Any]) -> bool:
+    if r["answer_type"] != "numeric":
+        return False
+    last = r["solution"].splitlines()[-1]
+    return not (last.startswith("答案：") and GOLD_FORM.fullmatch(last[3:].strip()))
+
+
+def restating_step(r: Mapping[str, Any]) -> bool:
+    lines = [ln.split("：", 1)[1] for ln in r["solution"].splitlines() if ln.startswith("步驟")]
+    return any(_RESTATING.search(ln) for ln in lines)
+
+
+def difficulty_mismatch(r: Mapping[str, Any]) -> bool:
+    """The template id's suffix, the difficulty label and the step count (基礎 ≤ 2, 中級 3–4, 進階 ≥ 5) disagree."""
+    suffix = re.sub(r"\d+$", "", r["template_id"].rsplit("_", 1)[-1])
+    n = len(r["steps"])
+    by_steps = "基礎" if n <= 2 else "中級" if n <= 4 else "進階"
+    return not (_SUFFIX_DIFFICULTY.get(suffix) == r["difficulty"] == by_steps)
+
+
+def same_day_wording(r: Mapping[str, Any]) -> bool:
+    """「同天評估」-style wording (Taiwan writes 同時)."""
+    return "同天" in r["question"] + r["solution"]
+
+
+CHECKS = {
+    "tax_not_20_no_assumption": tax_not_20_without_assumption,
+    "real_brand_name": real_brand_name,
+    "fund_named_company_plus_基金": fund_named_company,
+    "small_firm_large_amount": small_firm_large_amount,
+    "question_states_no_rounding": states_no_rounding,
+    "gold_not_rounded_as_asked": gold_not_rounded_as_asked,
+    "gold_answer_line_not_digits": gold_line_not_digits,
+    "restating_step": restating_step,
+    "difficulty_label_mismatch": difficulty_mismatch,
+    "同天評估": same_day_wording,
+}
+
+
+def findings(r: Mapping[str, Any]) -> list[str]:
+    return [name for name, check in CHECKS.items() if check(r)]
