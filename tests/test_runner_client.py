@@ -98,7 +98,7 @@ def test_retryable_faults_recover(fault):
     ("truncate", CONNECTION, "IncompleteRead"),
     ("malformed", BAD_RESPONSE, "malformed JSON"),
     ("empty", BAD_RESPONSE, "no choices"),
-    ("hang", TIMEOUT, "no response within 0.3 s"),
+    ("hang", TIMEOUT, "no complete response within 0.3 s"),
 ])
 def test_exhausted_retries_report_the_last_error(fault, kind, text):
     with FakeOpenAIServer(script=[fault] * 3, hang_s=10) as srv:
@@ -139,15 +139,23 @@ def test_keep_alive_one_connection_per_thread():
         assert srv.connections == 4 and len(srv.requests) == 35
 
 
-def test_stale_keep_alive_connection_is_reopened_without_an_attempt():
+@pytest.mark.parametrize("fault", ["drop", "reset_reused"])
+def test_a_reset_reused_keep_alive_connection_is_resent_and_counts_as_an_attempt(fault):
     def fault_for(body, nth):
-        return "drop" if body["messages"][-1]["content"] == "b" and nth == 1 else None
+        return fault if body["messages"][-1]["content"] == "b" and nth == 1 else None
 
     with FakeOpenAIServer(fault_for=fault_for) as srv:
-        client = fast_client(srv.url, max_retries=0)
+        client = fast_client(srv.url, max_retries=1)
         assert client.chat([{"role": "user", "content": "a"}], model="m").ok
-        res = client.chat([{"role": "user", "content": "b"}], model="m")  # reused socket is dropped
-        assert res.ok and res.attempts == 1 and srv.connections == 2
+        t0 = time.monotonic()
+        res = client.chat([{"role": "user", "content": "b"}], model="m")  # the reused socket fails
+        assert res.ok and res.attempts == 2 and srv.connections == 2 and len(srv.requests) == 3
+        assert time.monotonic() - t0 < 0.5  # re-sent at once, no backoff pause
+        # with no retries left the re-send is not made: attempts never exceed 1 + max_retries
+        srv.fault_for = lambda body, nth: fault if body["messages"][-1]["content"] == "c" else None
+        client.chat([{"role": "user", "content": "x"}], model="m")
+        res = fast_client(srv.url, max_retries=0).chat([{"role": "user", "content": "c"}], model="m")
+    assert res.attempts == 1
 
 
 def test_abort_cancels_in_flight_and_backoff_quickly():

@@ -303,9 +303,8 @@ def test_every_fault_path_completes(tmp_path):
         assert sorted(set(srv.faults_sent)) == sorted(script) and len(srv.faults_sent) == 8 * len(script)
     assert summary.exit_code == 0 and summary.ok == 8
     lines = read_runs(out)
-    # a "drop" on a reused keep-alive socket is resent at once without counting an attempt
-    assert len(lines) == 8 and all(r["error"] is None and len(script) <= r["attempts"] <= len(script) + 1
-                                   for r in lines)
+    # every request sent is an attempt (also a "drop" on a reused keep-alive socket, resent at once)
+    assert len(lines) == 8 and all(r["error"] is None and r["attempts"] == len(script) + 1 for r in lines)
     # no cross-talk: after timeouts and drops on shared keep-alive sockets, each answer is its own
     for r in lines:
         assert r["response"].startswith("收到：" + r["messages"][-1]["content"] + "\n")
@@ -434,25 +433,6 @@ def test_tools_run_py_works_by_path_with_the_standard_library_only(tmp_path, dat
                               cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "9 ok" in proc.stdout and len(read_runs(out)) == 9
-
-
-def test_write_failure_stops_the_run_with_a_clear_message(tmp_path, data, monkeypatch, capsys):
-    out = tmp_path / "out.jsonl"
-    real_append = RunsFile.append
-    calls = []
-
-    def failing_append(self, rec, *, scrub=None):
-        calls.append(rec["id"])
-        if len(calls) > 3:
-            raise OSError(28, "No space left on device")
-        real_append(self, rec, scrub=scrub)
-
-    monkeypatch.setattr(RunsFile, "append", failing_append)
-    with FakeOpenAIServer(latency=0.01) as srv:
-        summary = run(cfg(srv.url, [data], out, concurrency=1))
-    err = capsys.readouterr().err
-    assert summary.exit_code == 1 and "No space left on device" in err
-    assert len(read_runs(out)) == 3 and summary.ok == 3 and summary.not_run == 6
 
 
 def test_changed_prompts_of_finished_items_are_reported_not_rerun(tmp_path, capsys):

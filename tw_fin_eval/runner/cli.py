@@ -9,8 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.redact import looks_like_token, token_preview
+from tw_fin_eval.runner.client import DEFAULT_MAX_RESPONSE_BYTES
 from tw_fin_eval.runner.loop import RunConfig, run
 from tw_fin_eval.runner.requests import HISTORY_MODES
 
@@ -26,9 +29,14 @@ Output (docs/FORMATS.md §3), one line per finished request:
   (reasoning_content / reasoning / leading <think> block), finish_reason, usage, latency_s, attempts,
   error, created, and history (gold/self) on ConvFinQA turns.
 
+Reliability (docs/RELIABILITY.md): --timeout bounds a whole attempt; replies over --max-response-bytes,
+3xx redirects, 4xx and null content are item errors; the circuit breaker stops a run against a hung or
+failing server; a failed write leaves the file ending at its last complete line.
+
 Ctrl-C once: stop sending, wait for requests in flight. Twice: cancel them.
-Exit status: 0 all done; 1 some items failed or the server was unreachable / refused every request
-(re-run to retry); 2 bad input (nothing sent); 130 interrupted.
+Exit status: 0 all done; 1 some items failed, or the server was unreachable / refused every request /
+tripped the circuit breaker (re-run to retry); 2 bad input (nothing sent) or --out cannot be written;
+130 interrupted.
 """
 
 
@@ -48,9 +56,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              '\'{"chat_template_kwargs": {"enable_thinking": false}}\'')
     parser.add_argument("--concurrency", type=int, default=8, help="requests in parallel (default 8)")
     parser.add_argument("--timeout", type=float, default=300.0,
-                        help="seconds to wait for the server on each attempt (socket timeout; default 300)")
+                        help="seconds one attempt may take in total, from connecting to the last byte of the "
+                             "reply (a slow trickle cannot stretch it; default 300)")
     parser.add_argument("--max-retries", type=int, default=4,
-                        help="retries after the first attempt on 429/5xx/timeouts/dropped connections (default 4)")
+                        help="retries after the first attempt on 429/5xx/timeouts/dropped connections/unusable "
+                             "replies (default 4); every request sent counts")
+    parser.add_argument("--max-retry-after", type=float, default=120.0, metavar="S",
+                        help="longest wait honoured from a server's Retry-After header (default 120)")
+    parser.add_argument("--max-response-bytes", type=int, default=DEFAULT_MAX_RESPONSE_BYTES, metavar="N",
+                        help="largest reply body accepted; a larger one is that item's error "
+                             f"(default {DEFAULT_MAX_RESPONSE_BYTES} = 16 MiB)")
+    parser.add_argument("--max-consecutive-failures", type=int, default=10, metavar="N",
+                        help="circuit breaker: stop after N failed attempts of the same kind in a row across "
+                             "different items (timeouts, 5xx, 429, dropped connections); re-run to continue. "
+                             "0 turns it off (default 10)")
     parser.add_argument("--temperature", type=float, default=None, help="sent only when given")
     parser.add_argument("--max-tokens", type=int, default=None, help="sent only when given")
     parser.add_argument("--history", choices=HISTORY_MODES, default="gold",
@@ -70,9 +89,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _api_key(name: str | None) -> str | None:
     if name is None:
         return os.environ.get(DEFAULT_KEY_ENV) or None
-    if not name.replace("_", "").isalnum():
-        raise InputError(f"--api-key-env takes the NAME of an environment variable, got {name[:3]}…",
-                         field="api_key_env")
+    # a key pasted where its variable's name belongs must not be echoed back: show 3 characters at most
+    if looks_like_token(name) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,99}", name):
+        raise InputError(f"--api-key-env takes the NAME of an environment variable, got {token_preview(name)} "
+                         "(that looks like a key: put it in a variable, e.g. export OPENAI_API_KEY=…, and pass "
+                         "the variable's name)", field="api_key_env")
     value = os.environ.get(name)
     if not value:
         raise InputError(f"environment variable {name} is not set (named by --api-key-env)", field="api_key_env")
@@ -98,7 +119,8 @@ def main(args: argparse.Namespace) -> int:
         concurrency=args.concurrency, timeout=args.timeout, max_retries=args.max_retries,
         temperature=args.temperature, max_tokens=args.max_tokens, history=args.history,
         store_messages=not args.no_store_messages, progress_every=args.progress_every,
-        progress=not args.quiet, dry_run=args.dry_run,
+        progress=not args.quiet, dry_run=args.dry_run, max_retry_after=args.max_retry_after,
+        max_response_bytes=args.max_response_bytes, max_consecutive_failures=args.max_consecutive_failures,
     )
     for name, value in (("--timeout", cfg.timeout), ("--max-retries", cfg.max_retries)):
         if value < 0 or (name == "--timeout" and value == 0):

@@ -3,12 +3,22 @@
 One HTTP client for the whole project: the runner and the LLM judge both use `ChatClient`.
 
 - keep-alive: one `http.client` connection per thread, reused across requests;
-- per-request socket timeout; bounded retries with exponential backoff and full jitter; `Retry-After`
-  (seconds or HTTP date) is honoured on 429 and 503, capped at `max_retry_after`;
-- retryable: connection failures, timeouts, 408/409/425/429/5xx, malformed or empty responses;
-  other 4xx (bad request, auth, unknown model, context too long) fail at once — retrying cannot help;
+- `timeout` bounds each whole attempt, connect to last byte: every socket read gets only the time left
+  before the attempt's deadline, so a server that trickles headers or body cannot stretch it;
+- the body is read in chunks up to `max_response_bytes` (a larger or larger-announced reply fails that
+  item, not the process); error bodies are read up to 64 KiB only;
+- bounded retries with exponential backoff and full jitter; `Retry-After` (seconds or HTTP date) is
+  honoured on 429 and 503, capped at `max_retry_after`; every request sent counts as an attempt (also
+  a re-send after a reused keep-alive connection was reset);
+- retryable: connection failures, timeouts, 408/409/425/429/5xx, malformed, empty or null-content
+  replies; other 4xx (bad request, auth, unknown model, context too long), 3xx (the Location is named)
+  and too-large replies fail at once — retrying cannot help;
+- an optional `CircuitBreaker` sees every attempt: N failures of one kind in a row, across different
+  requests, and the client aborts (the server is down or overloaded: stop instead of retrying forever);
 - `abort()` cancels backoff sleeps and shuts down in-flight sockets so Ctrl-C is quick;
-- the API key is sent only in the Authorization header and is scrubbed from every error string.
+- the API key is sent only in the Authorization header; every text taken from the server (replies,
+  error bodies, headers) is scrubbed of it before it is cut to length, and lone surrogates in it are
+  replaced (`tw_fin_eval.redact`).
 
 Reasoning text comes back as `message.reasoning_content` (vLLM, llama.cpp), `message.reasoning`
 (some gateways), or a leading `<think>…</think>` inside the content; `ChatResult.reasoning` holds it
@@ -20,7 +30,9 @@ from __future__ import annotations
 
 import email.utils
 import http.client
+import io
 import json
+import math
 import random
 import socket
 import threading
@@ -30,18 +42,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.redact import Redactor, clean_text
 from tw_fin_eval.schema import split_think  # the one think-splitter (re-exported for the runner)
 
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 RETRY_AFTER_STATUSES = frozenset({429, 503})
 ERROR_BODY_CHARS = 300  # how much of an error body goes into the error message
+ERROR_BODY_BYTES = 64 * 1024  # how much of a non-2xx body is read at all
+DEFAULT_MAX_RESPONSE_BYTES = 16 * 2**20
+READ_CHUNK = 1 << 20
 
 # error kinds (ChatResult.error_kind)
 UNREACHABLE = "unreachable"   # could not connect at all (refused, DNS, connect timeout)
 TIMEOUT = "timeout"           # connected, but no complete answer within the timeout
 CONNECTION = "connection"     # connection dropped / reset mid-request
 HTTP = "http"                 # non-2xx status
-BAD_RESPONSE = "bad_response"  # 2xx but not a usable chat completion
+BAD_RESPONSE = "bad_response"  # 2xx but not a usable chat completion (also: content null)
+TOO_LARGE = "too_large"       # the reply is larger than max_response_bytes
 CANCELLED = "cancelled"       # abort() was called
 
 
@@ -71,9 +88,94 @@ class _Failure(Exception):
     status: int | None = None
     retry_after: float | None = None
     retryable: bool = True
+    immediate: bool = False  # retry without a backoff pause (a reused connection was reset)
+
+    @property
+    def label(self) -> str:
+        """The failure's kind as people name it (the circuit breaker groups by this)."""
+        if self.kind == HTTP:
+            return f"HTTP {self.status}"
+        return {TIMEOUT: "timeout", CONNECTION: "connection failure", BAD_RESPONSE: "unusable reply",
+                TOO_LARGE: "reply too large"}.get(self.kind, self.kind)
 
 
-class _StaleConnection(Exception):
+class CircuitBreaker:
+    """Trips after `limit` failed attempts of one kind in a row (no success in between) that come from
+    at least two different requests — so one item that always fails cannot trip it. Thread-safe.
+    Only failures worth a retry count (timeouts, dropped connections, 5xx/429, unusable replies): an
+    answer about one item (400, too large) says nothing about the server. `limit` 0 turns it off."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.tripped: str | None = None  # "timeout ×10 across 8 requests (last: …)"
+        self._lock = threading.Lock()
+        self._label: str | None = None
+        self._count = 0
+        self._items: set[int] = set()
+
+    def success(self) -> None:
+        with self._lock:
+            self._label, self._count = None, 0
+            self._items.clear()
+
+    def failure(self, label: str, item: int, message: str) -> bool:
+        """Record one failed attempt; True if the breaker is (now) open."""
+        with self._lock:
+            if self.tripped is not None:
+                return True
+            if label != self._label:
+                self._label, self._count = label, 0
+                self._items.clear()
+            self._count += 1
+            self._items.add(item)
+            if self.limit and self._count >= self.limit and len(self._items) >= 2:
+                self.tripped = (f"{label} ×{self._count} in a row across {len(self._items)} requests "
+                                f"(last: {message})")
+                return True
+            return False
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The socket as a raw stream whose every read gets only the time left before `conn.deadline`:
+    http.client reads headers line by line and the body in pieces, so a per-read timeout alone would let
+    a trickling server stretch one attempt without end."""
+
+    def __init__(self, sock: socket.socket, conn: Any) -> None:
+        super().__init__()
+        self._sock = sock
+        self._conn = conn
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self._conn.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("deadline passed")
+        self._sock.settimeout(left)
+        return self._sock.recv_into(buffer)
+
+
+class _DeadlineResponse(http.client.HTTPResponse):
+    def __init__(self, sock: socket.socket, *args: Any, conn: Any, **kwargs: Any) -> None:
+        super().__init__(sock, *args, **kwargs)
+        self.fp.close()  # the plain socket file http.client made; ours checks the deadline
+        self.fp = io.BufferedReader(_DeadlineReader(sock, conn), 65536)
+
+
+class _DeadlineMixin:
+    deadline: float = math.inf
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.response_class = lambda sock, *a, **kw: _DeadlineResponse(sock, *a, conn=self, **kw)
+
+
+class _HTTPConnection(_DeadlineMixin, http.client.HTTPConnection):
+    pass
+
+
+class _HTTPSConnection(_DeadlineMixin, http.client.HTTPSConnection):
     pass
 
 
@@ -129,16 +231,20 @@ class ChatClient:
     def __init__(self, base_url: str, *, api_key: str | None = None, timeout: float = 120.0,
                  max_retries: int = 4, backoff_base: float = 0.5, backoff_max: float = 30.0,
                  max_retry_after: float = 120.0, connect_timeout: float | None = None,
+                 max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES, breaker: CircuitBreaker | None = None,
                  user_agent: str = "tw-fin-eval-runner/0.1", rng: random.Random | None = None) -> None:
         self.scheme, self.host, self.port, self.path = normalize_base_url(base_url)
         self.base_url = base_url
         self._api_key = api_key or None
+        self.redactor = Redactor([self._api_key])
         self.timeout = float(timeout)
         self.connect_timeout = float(connect_timeout if connect_timeout is not None else min(timeout, 10.0))
         self.max_retries = max(0, int(max_retries))
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
         self.max_retry_after = max_retry_after
+        self.max_response_bytes = int(max_response_bytes)
+        self.breaker = breaker
         self._headers = {"Content-Type": "application/json", "Accept": "application/json",
                          "User-Agent": user_agent}
         if self._api_key:
@@ -167,35 +273,39 @@ class ChatClient:
 
     def send(self, body: dict[str, Any]) -> ChatResult:
         """`chat` for a ready request body (the runner builds it with `requests.request_body`)."""
-        payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
         start = time.monotonic()
+        try:
+            payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        except (TypeError, ValueError) as exc:  # e.g. a lone surrogate in the data: no server can take it
+            return self._failed(_Failure(BAD_RESPONSE, f"the request cannot be sent as UTF-8 JSON "
+                                         f"({type(exc).__name__}: {str(exc)[:120]})", retryable=False), start, 0)
+        item = id(payload)  # one request, however many attempts (the payload lives until we return)
         attempts = 0
-        failure: _Failure | None = None
         while True:
             if self._cancel.is_set():
-                failure = _Failure(CANCELLED, "cancelled", retryable=False)
-                break
+                return self._failed(_Failure(CANCELLED, "cancelled", retryable=False), start, attempts)
             attempts += 1
             try:
-                data = self._post(payload)
+                data = self._post(payload, time.monotonic() + self.timeout)
                 result = self._parse(data)
                 result.latency_s = time.monotonic() - start
                 result.attempts = attempts
+                if self.breaker is not None:
+                    self.breaker.success()
                 return result
             except _Failure as exc:
                 failure = exc
             if self._cancel.is_set():
-                failure = _Failure(CANCELLED, "cancelled", retryable=False)
-                break
+                return self._failed(_Failure(CANCELLED, "cancelled", retryable=False), start, attempts)
+            failure.message = self._scrub(failure.message)
+            if failure.retryable and self.breaker is not None \
+                    and self.breaker.failure(failure.label, item, failure.message):
+                self.abort()  # the breaker is open: every other request stops too
+                return self._failed(_Failure(CANCELLED, "cancelled", retryable=False), start, attempts)
             if not failure.retryable or attempts > self.max_retries:
-                break
-            if not self._sleep(self._delay(attempts, failure)):
-                failure = _Failure(CANCELLED, "cancelled", retryable=False)
-                break
-        return ChatResult(content=None, reasoning=None, finish_reason=None, usage=None,
-                          latency_s=time.monotonic() - start, attempts=attempts,
-                          error=self._scrub(failure.message), raw=None, error_kind=failure.kind,
-                          status=failure.status)
+                return self._failed(failure, start, attempts)
+            if not failure.immediate and not self._sleep(self._delay(attempts, failure)):
+                return self._failed(_Failure(CANCELLED, "cancelled", retryable=False), start, attempts)
 
     def abort(self) -> None:
         """Cancel: pending backoff sleeps end, in-flight sockets are shut down, new calls fail at once."""
@@ -241,9 +351,13 @@ class ChatClient:
 
     # -- internals ------------------------------------------------------------------------------
     def _scrub(self, text: str) -> str:
-        if self._api_key and self._api_key in text:
-            text = text.replace(self._api_key, "[REDACTED]")
-        return text
+        return clean_text(self.redactor.scrub(text))
+
+    def _failed(self, failure: _Failure, start: float, attempts: int) -> ChatResult:
+        return ChatResult(content=None, reasoning=None, finish_reason=None, usage=None,
+                          latency_s=time.monotonic() - start, attempts=attempts,
+                          error=self._scrub(failure.message), raw=None, error_kind=failure.kind,
+                          status=failure.status)
 
     def _delay(self, attempts: int, failure: _Failure) -> float:
         if failure.retry_after is not None:
@@ -264,10 +378,10 @@ class ChatClient:
             if self.scheme == "https":
                 import ssl  # only https needs it (and it is slow to import)
 
-                conn = http.client.HTTPSConnection(self.host, self.port, timeout=self.connect_timeout,
-                                                   context=ssl.create_default_context())
+                conn = _HTTPSConnection(self.host, self.port, timeout=self.connect_timeout,
+                                        context=ssl.create_default_context())
             else:
-                conn = http.client.HTTPConnection(self.host, self.port, timeout=self.connect_timeout)
+                conn = _HTTPConnection(self.host, self.port, timeout=self.connect_timeout)
             self._local.conn = conn
             with self._conns_lock:
                 self._conns.add(conn)
@@ -284,64 +398,102 @@ class ChatClient:
             except OSError:
                 pass
 
-    def _post(self, payload: bytes) -> dict:
-        try:
-            return self._post_once(payload)
-        except _StaleConnection:
-            # the server closed an idle keep-alive connection: resend once on a new one (not an attempt)
-            return self._post_once(payload)
-
-    def _post_once(self, payload: bytes) -> dict:
+    def _post(self, payload: bytes, deadline: float) -> dict:
         conn = self._connection()
-        fresh = conn.sock is None
+        reused = conn.sock is not None
+        conn.deadline = deadline
         try:
-            if fresh:
+            if not reused:
                 with self._conns_lock:  # (again, after close()) so abort() can reach it
                     self._conns.add(conn)
+                conn.timeout = max(0.001, min(self.connect_timeout, deadline - time.monotonic()))
                 try:
                     conn.connect()
                 except (socket.gaierror, ConnectionRefusedError, TimeoutError, OSError) as exc:
                     raise _Failure(UNREACHABLE, f"cannot connect to {self.server}: {_describe(exc)}") from None
-            conn.sock.settimeout(self.timeout)
+            conn.sock.settimeout(max(0.001, deadline - time.monotonic()))  # sendall: bounded in total
             conn.request("POST", self.path, body=payload, headers=self._headers)
             resp = conn.getresponse()
-            raw = resp.read()
             status = resp.status
+            ok = 200 <= status < 300
+            raw = self._read_body(resp, self.max_response_bytes if ok else ERROR_BODY_BYTES, ok)
             retry_after = resp.getheader("Retry-After")
-            if resp.will_close:
+            location = resp.getheader("Location")
+            if resp.will_close or not resp.isclosed():  # (not fully read: the connection is unusable)
                 self._drop_connection()
         except _Failure:
             self._drop_connection()
             raise
         except TimeoutError:
             self._drop_connection()
-            raise _Failure(TIMEOUT, f"no response within {self.timeout:g} s") from None
-        except (http.client.HTTPException, OSError) as exc:
-            self._drop_connection()
-            if not fresh and isinstance(exc, (http.client.RemoteDisconnected, BrokenPipeError,
-                                              ConnectionResetError)) and not self._cancel.is_set():
-                raise _StaleConnection() from None
             if self._cancel.is_set():
                 raise _Failure(CANCELLED, "cancelled", retryable=False) from None
+            raise _Failure(TIMEOUT, f"no complete response within {self.timeout:g} s (--timeout bounds the "
+                           "whole request, connect to last byte)") from None
+        except (http.client.HTTPException, OSError) as exc:
+            self._drop_connection()
+            if self._cancel.is_set():
+                raise _Failure(CANCELLED, "cancelled", retryable=False) from None
+            if reused and isinstance(exc, (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError)):
+                # the server closed or reset a keep-alive connection: send again at once (a new attempt)
+                raise _Failure(CONNECTION, f"the server closed a reused keep-alive connection "
+                               f"({_describe(exc)})", immediate=True) from None
             raise _Failure(CONNECTION, f"connection to {self.server} failed: {_describe(exc)}") from None
 
         if not 200 <= status < 300:
-            detail = _error_detail(raw)
+            detail = _error_detail(raw, self.redactor)
+            if 300 <= status < 400:
+                where = _one_line(self.redactor.scrub(location or ""), 200) or "no Location header"
+                raise _Failure(HTTP, f"HTTP {status} redirect to {where} — the runner does not follow "
+                               "redirects; use that address as --base-url", status=status, retryable=False)
             wait = parse_retry_after(retry_after) if status in RETRY_AFTER_STATUSES else None
             raise _Failure(HTTP, f"HTTP {status}" + (f": {detail}" if detail else ""), status=status,
                            retry_after=wait, retryable=status in RETRY_STATUSES)
+        first = bytes(raw[:4096])
         try:
-            data = json.loads(raw.decode("utf-8"))
+            text = raw.decode("utf-8")
+            del raw  # a large reply is held once, not twice
+            data = json.loads(text)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            start = _one_line(self.redactor.scrub_bytes(first), 80)  # scrubbed, then cut
             raise _Failure(BAD_RESPONSE, f"malformed JSON from server ({type(exc).__name__}: "
-                           f"{str(exc)[:120]}); body starts {raw[:80]!r}") from None
+                           f"{self.redactor.scrub(str(exc))[:120]}); body starts {start!r}") from None
         if not isinstance(data, dict):
             raise _Failure(BAD_RESPONSE, f"response is JSON {type(data).__name__}, not an object")
         return data
 
+    def _read_body(self, resp: http.client.HTTPResponse, limit: int, ok: bool) -> bytearray:
+        """The body, read in chunks, at most `limit` bytes. A 2xx reply over the limit is an error;
+        an error body is simply cut (its first bytes say enough)."""
+        length = resp.length  # None: chunked, or read until the server closes
+        if length is not None and length > limit and ok:
+            raise _Failure(TOO_LARGE, f"reply too large: the server announced {length} bytes, more than the "
+                           f"limit of {limit} (--max-response-bytes)", retryable=False)
+        buf = bytearray(min(length, limit) if length is not None else 0)
+        if length is not None:  # read straight into one buffer of the announced size
+            view, pos = memoryview(buf), 0
+            while pos < len(buf):
+                n = resp.readinto(view[pos:pos + READ_CHUNK])
+                if not n:
+                    raise http.client.IncompleteRead(bytes(view[:min(pos, 80)]), len(buf) - pos)
+                pos += n
+            view.release()
+            return buf
+        while True:
+            chunk = resp.read(min(READ_CHUNK, limit + 1 - len(buf)))
+            if not chunk:
+                return buf
+            buf += chunk
+            if len(buf) > limit:
+                if ok:
+                    raise _Failure(TOO_LARGE, f"reply too large: more than the limit of {limit} bytes "
+                                   "(--max-response-bytes)", retryable=False)
+                return buf[:limit]
+
     def _parse(self, data: dict) -> ChatResult:
         if isinstance(data.get("error"), (dict, str)) and not data.get("choices"):
-            raise _Failure(BAD_RESPONSE, f"server error in a 2xx response: {_error_detail(json.dumps(data).encode())}")
+            detail = _error_detail(json.dumps(data).encode(), self.redactor)
+            raise _Failure(BAD_RESPONSE, f"server error in a 2xx response: {detail}")
         choices = data.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             raise _Failure(BAD_RESPONSE, "response has no choices")
@@ -349,24 +501,32 @@ class ChatClient:
         message = choice.get("message")
         if not isinstance(message, dict):
             raise _Failure(BAD_RESPONSE, "response choice has no message")
+        finish = choice.get("finish_reason")
+        finish = self._text(finish) if isinstance(finish, str) else None
         raw_content = message.get("content")
-        if raw_content is not None and not isinstance(raw_content, str):
+        if raw_content is None:
+            raise _Failure(BAD_RESPONSE, "empty reply: message.content is null"
+                           + (f" (finish_reason {finish})" if finish else ""))
+        if not isinstance(raw_content, str):
             # some servers send content parts; keep the text parts
             if isinstance(raw_content, list):
-                raw_content = "".join(p.get("text", "") for p in raw_content if isinstance(p, dict))
+                raw_content = "".join(p["text"] for p in raw_content
+                                      if isinstance(p, dict) and isinstance(p.get("text"), str))
             else:
                 raise _Failure(BAD_RESPONSE, f"message.content is {type(raw_content).__name__}")
+        raw_content = self._text(raw_content)
         content, think = split_think(raw_content)
         reasoning = message.get("reasoning_content")
         if not isinstance(reasoning, str) or not reasoning:
             reasoning = message.get("reasoning") if isinstance(message.get("reasoning"), str) else None
-        if not reasoning:
-            reasoning = think
+        reasoning = self._text(reasoning) if reasoning else think
         usage = data.get("usage") if isinstance(data.get("usage"), dict) else None
-        finish = choice.get("finish_reason")
-        return ChatResult(content=content, reasoning=reasoning or None,
-                          finish_reason=finish if isinstance(finish, str) else None, usage=usage,
+        return ChatResult(content=content, reasoning=reasoning or None, finish_reason=finish, usage=usage,
                           latency_s=0.0, attempts=0, error=None, raw=data, raw_content=raw_content)
+
+    def _text(self, text: str) -> str:
+        """Server text made safe to store: the key scrubbed, lone surrogates replaced."""
+        return clean_text(self.redactor.scrub(text))
 
 
 def _describe(exc: BaseException) -> str:
@@ -376,9 +536,15 @@ def _describe(exc: BaseException) -> str:
     return text if type(exc).__name__ in text else f"{type(exc).__name__}: {text}"
 
 
-def _error_detail(raw: bytes) -> str:
-    """A short, single-line description of an error body (the JSON error message if there is one)."""
-    text = raw.decode("utf-8", "replace").strip()
+def _one_line(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text[:limit] + ("…" if len(text) > limit else "")
+
+
+def _error_detail(raw: bytes | bytearray, redactor: Redactor) -> str:
+    """A short, single-line description of an error body (the JSON error message if there is one),
+    scrubbed of the key *before* it is cut to length."""
+    text = bytes(raw).decode("utf-8", "replace").strip()
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
@@ -389,5 +555,4 @@ def _error_detail(raw: bytes) -> str:
             err = err.get("message") or json.dumps(err, ensure_ascii=False)
         if isinstance(err, str):
             text = err
-    text = " ".join(text.split())
-    return text[:ERROR_BODY_CHARS] + ("…" if len(text) > ERROR_BODY_CHARS else "")
+    return _one_line(clean_text(redactor.scrub(text)), ERROR_BODY_CHARS)

@@ -20,7 +20,15 @@ from typing import Any, TextIO
 
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import dumps
-from tw_fin_eval.runner.client import CANCELLED, UNREACHABLE, ChatClient, ChatResult, split_think
+from tw_fin_eval.runner.client import (
+    CANCELLED,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    UNREACHABLE,
+    ChatClient,
+    ChatResult,
+    CircuitBreaker,
+    split_think,
+)
 from tw_fin_eval.runner.progress import Progress
 from tw_fin_eval.runner.requests import (
     HISTORY_MODES,
@@ -62,6 +70,8 @@ class RunConfig:
     backoff_base: float = 0.5
     backoff_max: float = 30.0
     max_retry_after: float = 120.0
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    max_consecutive_failures: int = 10  # circuit breaker (0 = off)
 
     @property
     def settings(self) -> RequestSettings:
@@ -84,6 +94,7 @@ class RunSummary:
     unreachable: str | None = None
     refused: str | None = None
     refused_streak: int = 0
+    breaker: str | None = None  # why the circuit breaker stopped the run
     write_error: str | None = None
     exit_code: int = 0
     elapsed_s: float = 0.0
@@ -156,6 +167,11 @@ def _validate(cfg: RunConfig) -> None:
         raise InputError("--extra must not turn on streaming; the runner reads whole responses", field="extra")
     if not cfg.model:
         raise InputError("--model must not be empty", field="model")
+    if cfg.max_response_bytes < 1024:
+        raise InputError("--max-response-bytes must be at least 1024", field="max_response_bytes")
+    if cfg.max_consecutive_failures < 0 or cfg.max_retry_after < 0:
+        raise InputError("--max-consecutive-failures and --max-retry-after must be >= 0",
+                         field="max_consecutive_failures")
     out = Path(cfg.out).resolve()
     if any(Path(d).resolve() == out for d in cfg.data):
         raise InputError("--out is one of the --data files; the runs file must be a separate file",
@@ -200,9 +216,11 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
     log = log if log is not None else sys.stderr
     out_stream = out_stream if out_stream is not None else sys.stdout
     _validate(cfg)
+    breaker = CircuitBreaker(cfg.max_consecutive_failures)
     client = ChatClient(cfg.base_url, api_key=cfg.api_key, timeout=cfg.timeout, max_retries=cfg.max_retries,
                         backoff_base=cfg.backoff_base, backoff_max=cfg.backoff_max,
-                        max_retry_after=cfg.max_retry_after)
+                        max_retry_after=cfg.max_retry_after, max_response_bytes=cfg.max_response_bytes,
+                        breaker=breaker)
     tasks = load_tasks(cfg.data, limit=cfg.limit, history=cfg.history)
     summary = RunSummary(total=len(tasks))
     start = time.monotonic()
@@ -212,7 +230,9 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
         print(f"run: dry run: {summary.total} items in the data, {summary.skipped} already done in {cfg.out}, "
               f"{len(todo)} to ask ({len(todo) - len(ready)} of them wait for earlier self-history turns)"
               + (f"; a partial last line of {existing.truncated_bytes} bytes would be removed"
-                 if existing.truncated_bytes else ""), file=out_stream)
+                 if existing.truncated_bytes else "")
+              + ("; the last line lacks its newline (it is complete and kept)" if existing.missing_newline else ""),
+              file=out_stream)
         if ready:
             first = ready[0]
             print(f"run: first request: id={first.record_id} turn={first.turn}\n"
@@ -228,11 +248,17 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
         runs.open()  # lock first, then read: no other run can append between our read and our writes
         existing = runs.read_existing()
         todo, ready, waiting = _plan(tasks, existing, cfg, summary, log)
+        runs.repair(existing)
         if existing.truncated_bytes:
-            runs.truncate_partial(existing.truncated_bytes)
             summary.truncated_bytes = existing.truncated_bytes
             print(f"run: removed a partial last line ({existing.truncated_bytes} bytes) left by an "
                   f"interrupted run from {runs.path}", file=log)
+        elif existing.missing_newline:
+            print(f"run: the last line of {runs.path} was complete but lacked its newline (a run killed "
+                  "just before it): kept, newline added", file=log)
+        if cfg.api_key and len(cfg.api_key) < 8:
+            print(f"run: note: the API key is only {len(cfg.api_key)} characters; every occurrence of it in "
+                  "server text is replaced by [REDACTED], which may alter stored answers", file=log)
         if todo:
             reason = client.preflight(min(cfg.timeout, 10.0))
             if reason is not None:
@@ -250,6 +276,7 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
                 _loop(cfg, client, runs, summary, todo, ready, waiting, log)
             finally:
                 client.close()
+            summary.breaker = breaker.tripped
         summary.elapsed_s = time.monotonic() - start
     if summary.unreachable:
         print(f"run: error: {summary.unreachable}; stopped (re-run the same command once the server is up)",
@@ -257,14 +284,22 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
     if summary.refused:
         print(f"run: error: the server refused {REFUSED_STREAK} requests in a row ({summary.refused}); "
               "stopped — check --base-url, --model and the API key", file=log)
+    if summary.breaker and not summary.unreachable:
+        print(f"run: error: circuit breaker: {summary.breaker}; stopped — the server seems down, hung or "
+              "overloaded. Re-run the same command to continue from here (--max-consecutive-failures sets "
+              "the limit, 0 turns it off)", file=log)
     if summary.write_error:
-        print(f"run: error: cannot write {cfg.out}: {summary.write_error}; stopped", file=log)
+        print(f"run: error: cannot write {cfg.out}: {summary.write_error}; stopped. The file ends at its last "
+              "complete line; free the disk and re-run the same command to continue", file=log)
     print(summary.text(cfg.out), file=out_stream)
     if summary.terminated:
         summary.exit_code = 143
     elif summary.interrupted:
         summary.exit_code = 130
-    elif summary.unreachable or summary.refused or summary.write_error or summary.failed or summary.blocked or summary.not_run:
+    elif summary.write_error:
+        summary.exit_code = 2  # --out cannot be written: like any other OSError on an output path
+    elif summary.unreachable or summary.refused or summary.breaker or summary.failed or summary.blocked \
+            or summary.not_run:
         summary.exit_code = 1
     return summary
 
@@ -272,14 +307,14 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
 def _loop(cfg: RunConfig, client: ChatClient, runs: RunsFile, summary: RunSummary, todo: list[Task],
           ready: deque[Task], waiting: dict[Key, Task], log: TextIO) -> None:
     settings = cfg.settings
-    scrub = cfg.api_key if cfg.api_key and len(cfg.api_key) >= 8 else None
     progress = Progress(len(todo), stream=log, every=cfg.progress_every, enabled=cfg.progress)
     in_flight: dict[Future, Task] = {}
     with _Signals(client.abort) as sig, \
             ThreadPoolExecutor(max_workers=cfg.concurrency, thread_name_prefix="run") as pool:
         announced = False
         while ready or in_flight:
-            stopping = sig.stop or bool(summary.unreachable or summary.refused or summary.write_error)
+            stopping = sig.stop or client.cancelled or bool(summary.unreachable or summary.refused
+                                                            or summary.write_error)
             if stopping and not announced:
                 announced = True
                 for fut in list(in_flight):  # queued but not started: drop them
@@ -299,7 +334,7 @@ def _loop(cfg: RunConfig, client: ChatClient, runs: RunsFile, summary: RunSummar
             for fut in done:
                 task = in_flight.pop(fut)
                 if not fut.cancelled():
-                    _finish(task, fut.result(), cfg, runs, scrub, summary, progress, ready, waiting, client)
+                    _finish(task, _result(fut), cfg, runs, summary, progress, ready, waiting, client)
             progress.tick()
         progress.finish()
     # every task neither written nor blocked was not asked (interrupt, server gone)
@@ -308,8 +343,18 @@ def _loop(cfg: RunConfig, client: ChatClient, runs: RunsFile, summary: RunSummar
     summary.terminated = sig.terminated
 
 
-def _finish(task: Task, result: ChatResult, cfg: RunConfig, runs: RunsFile, scrub: str | None,
-            summary: RunSummary, progress: Progress, ready: deque[Task], waiting: dict[Key, Task],
+def _result(fut: Future) -> ChatResult:
+    """The worker's result; an unexpected exception in it becomes that item's error, so one bad reply
+    never kills the run (the client already turns every network and server trouble into a result)."""
+    try:
+        return fut.result()
+    except Exception as exc:  # noqa: BLE001 - deliberately broad: isolate the item
+        return ChatResult(content=None, reasoning=None, finish_reason=None, usage=None, latency_s=0.0,
+                          attempts=1, error=f"internal error on this item: {type(exc).__name__}: {str(exc)[:200]}",
+                          raw=None, error_kind="internal")
+
+
+def _finish(task: Task, result: ChatResult, cfg: RunConfig, runs: RunsFile, summary: RunSummary, progress: Progress, ready: deque[Task], waiting: dict[Key, Task],
             client: ChatClient) -> None:
     if result.error_kind == CANCELLED:
         return
@@ -331,12 +376,25 @@ def _finish(task: Task, result: ChatResult, cfg: RunConfig, runs: RunsFile, scru
     if task.conv is not None:
         rec["history"] = cfg.history
     try:
-        runs.append(rec, scrub=scrub)
-    except OSError as exc:  # disk full, file removed …: stop; a partial last line is cut on the next run
+        runs.append(rec, redactor=client.redactor)
+    except OSError as exc:  # disk full, file removed …: stop; the file was cut back to its last full line
         if summary.write_error is None:
-            summary.write_error = str(exc)
+            summary.write_error = exc.strerror or str(exc)
             client.abort()
         return
+    except (TypeError, ValueError) as exc:  # a value that cannot be serialised: record the item as failed
+        result = ChatResult(content=None, reasoning=None, finish_reason=None, usage=None,
+                            latency_s=result.latency_s, attempts=result.attempts,
+                            error=f"reply could not be stored: {type(exc).__name__}: {str(exc)[:200]}",
+                            raw=None, error_kind="internal")
+        rec.update(response=None, reasoning=None, finish_reason=None, usage=None, error=result.error)
+        try:
+            runs.append(rec, redactor=client.redactor)
+        except (OSError, TypeError, ValueError):
+            if summary.write_error is None:
+                summary.write_error = "could not write an error line"
+                client.abort()
+            return
     if result.error is None:
         summary.ok += 1
         progress.ok += 1

@@ -10,6 +10,7 @@ appending to the same file at once."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import dumps
+from tw_fin_eval.redact import Redactor, clean_text
 from tw_fin_eval.runner.requests import Key
 
 try:  # POSIX only; without it we simply do not guard against two concurrent runs
@@ -32,7 +34,8 @@ class ExistingRun:
     done: dict[Key, dict]          # successful lines
     failed: set[Key]               # keys whose lines so far are all failures
     lines: int
-    truncated_bytes: int
+    truncated_bytes: int           # a partial last line (a run killed mid-write): cut off on open
+    missing_newline: bool = False  # the last line is complete but lacks its "\n": kept, completed on open
 
 
 class RunsFile:
@@ -46,6 +49,8 @@ class RunsFile:
         self._created = False
         self._last_sync = time.monotonic()
         self._dirty = False
+        self._good_size = 0  # bytes up to the end of the last complete line
+        self._write_error: OSError | None = None
 
     def read_existing(self) -> ExistingRun:
         """Parse the file (without changing it). Raises InputError for a different model/history or a
@@ -54,11 +59,19 @@ class RunsFile:
         failed: set[Key] = set()
         if not self.path.exists():
             return ExistingRun(done, failed, 0, 0)
-        data = self.path.read_bytes()
+        try:
+            data = self.path.read_bytes()
+        except OSError as exc:
+            raise _os_error(exc, "read", self.path) from None
         cut = data.rfind(b"\n") + 1
         partial = len(data) - cut
+        raws = data[:cut].split(b"\n")[:-1]
+        missing_newline = False
+        if partial and _complete_record(data[cut:]):
+            raws.append(data[cut:])  # killed just before the newline: the answer itself is whole
+            partial, missing_newline = 0, True
         lines = 0
-        for lineno, raw in enumerate(data[:cut].split(b"\n")[:-1], 1):
+        for lineno, raw in enumerate(raws, 1):
             if not raw.strip():
                 continue
             lines += 1
@@ -79,12 +92,17 @@ class RunsFile:
                 failed.discard(key)
             elif key not in done:
                 failed.add(key)
-        return ExistingRun(done, failed, lines, partial)
+        return ExistingRun(done, failed, lines, partial, missing_newline)
 
     def open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._created = not self.path.exists()
-        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        """Open for appending and take the lock. An OSError (a folder in the way, no permission, a
+        read-only disk) becomes an InputError naming the file: exit 2, no traceback."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._created = not self.path.exists()
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise _os_error(exc, "open", self.path) from None
         if fcntl is not None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -92,24 +110,51 @@ class RunsFile:
                 os.close(fd)
                 raise InputError("another run is writing this file right now", path=self.path) from None
         self._fd = fd
+        self._good_size = os.fstat(fd).st_size
 
-    def truncate_partial(self, partial: int) -> None:
-        """Cut a trailing partial line (a run killed mid-write) — never parsed as data."""
-        if partial and self._fd is not None:
-            size = os.fstat(self._fd).st_size
-            os.ftruncate(self._fd, size - partial)
-            os.fsync(self._fd)
+    def repair(self, existing: ExistingRun) -> None:
+        """Make the file end at a complete line: cut a trailing partial line (a run killed mid-write,
+        never parsed as data), or add the newline a complete last line lacks."""
+        assert self._fd is not None
+        try:
+            if existing.truncated_bytes:
+                size = os.fstat(self._fd).st_size
+                os.ftruncate(self._fd, size - existing.truncated_bytes)
+                os.fsync(self._fd)
+            elif existing.missing_newline:
+                os.write(self._fd, b"\n")
+                os.fsync(self._fd)
+        except OSError as exc:
+            raise _os_error(exc, "repair", self.path) from None
+        self._good_size = os.fstat(self._fd).st_size
 
-    def append(self, rec: dict, *, scrub: str | None = None) -> None:
+    def append(self, rec: dict, *, redactor: Redactor | None = None) -> None:
+        """Write one complete line. On an OSError (a full disk …) the file is cut back to its last
+        complete line and every later append raises the same error: a failed write never leaves a
+        broken line for a later one to follow (the disk may have room again by then)."""
+        if self._write_error is not None:
+            raise self._write_error
         line = dumps(rec)
-        if scrub and scrub in line:
-            line = line.replace(scrub, "[REDACTED]")
-        data = (line + "\n").encode("utf-8")
+        if redactor:
+            line = redactor.scrub(line)
+        try:
+            data = (line + "\n").encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate that got past the client: store U+FFFD instead
+            data = (clean_text(line) + "\n").encode("utf-8")
         assert self._fd is not None
         view = memoryview(data)
-        while view:  # one write() almost always; loop only for a short write (e.g. disk full)
-            written = os.write(self._fd, view)
-            view = view[written:]
+        try:
+            while view:  # one write() almost always; loop only for a short write (e.g. disk full)
+                written = os.write(self._fd, view)
+                view = view[written:]
+        except OSError as exc:
+            self._write_error = exc
+            try:
+                os.ftruncate(self._fd, self._good_size)
+            except OSError:
+                pass  # the next run cuts the partial last line
+            raise
+        self._good_size += len(data)
         self._dirty = True
         now = time.monotonic()
         if now - self._last_sync >= FSYNC_EVERY_S:
@@ -117,13 +162,16 @@ class RunsFile:
 
     def sync(self) -> None:
         if self._fd is not None and self._dirty:
-            os.fsync(self._fd)
             self._dirty = False
+            os.fsync(self._fd)
         self._last_sync = time.monotonic()
 
     def close(self) -> None:
         if self._fd is not None:
-            self.sync()
+            try:
+                self.sync()
+            except OSError:
+                pass  # what was written is in the kernel's hands; the loop already reported errors
             empty = self._created and os.fstat(self._fd).st_size == 0
             if empty:  # a run that sent nothing leaves no file behind
                 self.path.unlink(missing_ok=True)
@@ -137,9 +185,19 @@ class RunsFile:
         self.close()
 
 
-def _parse_line(raw: bytes, path: Path, lineno: int) -> dict:
-    import json
+def _os_error(exc: OSError, action: str, path: Path) -> InputError:
+    return InputError(f"cannot {action} the runs file (--out): {exc.strerror or exc}", path=path)
 
+
+def _complete_record(raw: bytes) -> bool:
+    try:
+        rec = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(rec, dict) and isinstance(rec.get("id"), str)
+
+
+def _parse_line(raw: bytes, path: Path, lineno: int) -> dict:
     try:
         rec = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:

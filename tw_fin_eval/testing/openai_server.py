@@ -15,6 +15,19 @@ Faults (each one a real HTTP/socket behaviour):
   "hang"         sleep `hang_s` before answering (client times out)
   "drop"         close the connection without any response    "truncate"  promise more bytes than sent, close
   "malformed"    200 with a body that is not JSON              "empty"  200 with `"choices": []`
+The hostile ones (issue 17: a client must bound time, memory and what it writes):
+  "trickle_body"     a valid answer, its body sent one byte every `trickle_s`
+  "trickle_headers"  the status line, then one header line every `trickle_s`, never the end of the headers
+  "huge_length"      `Content-Length: 10^12`, a few bytes, then a stall
+  "big" / "big_chunked"  a valid answer whose content is `big_bytes` bytes (Content-Length / chunked)
+  "surrogate"        content and reasoning_content hold a lone surrogate escape (`\ud800`)
+  "null_content"     200 with `"content": null`
+  "reset_reused"     on a keep-alive connection that already served a request: read it, then RST
+  "redirect"         307 to `redirect_to` (default: the same path on /v2)
+  "echo_key_error"   500 whose error message quotes the Authorization header (upper-cased) near char 290
+  "echo_key_body"    200 with a non-JSON body that starts with the Authorization header
+  "echo_key_content" 200 whose content quotes the Authorization header
+Every stall is bounded (`hang_s`, `max_stall_s`) and released by stop(); the server binds loopback only.
 Choose them with
   - `faults={"429": 2, "drop": 1}`: the first N chat requests overall get that fault (in dict order);
   - `script=["429", "500"]`: for *each distinct request body*, attempt i gets script[i] (then success) —
@@ -35,6 +48,7 @@ import hashlib
 import http.server
 import json
 import socket
+import struct
 import sys
 import threading
 import time
@@ -42,7 +56,10 @@ from collections.abc import Callable
 from typing import Any
 
 Responder = Callable[[dict], "str | dict"]
-FAULTS = ("429", "503", "500", "400", "401", "hang", "drop", "truncate", "malformed", "empty")
+FAULTS = ("429", "503", "500", "400", "401", "hang", "drop", "truncate", "malformed", "empty",
+          "trickle_body", "trickle_headers", "huge_length", "big", "big_chunked", "surrogate", "null_content",
+          "reset_reused", "redirect", "echo_key_error", "echo_key_body", "echo_key_content")
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 def default_responder(body: dict) -> str:
@@ -69,7 +86,10 @@ class FakeOpenAIServer:
                  fault_for: Callable[[dict, int], str | None] | None = None, retry_after: str = "1",
                  hang_s: float = 30.0, reasoning: str | None = None, api_key: str | None = None,
                  model_name: str = "fake-model", port: int = 0, host: str = "127.0.0.1",
-                 record: bool = True) -> None:
+                 record: bool = True, trickle_s: float = 0.2, max_stall_s: float = 30.0,
+                 big_bytes: int = 50 * 2**20, redirect_to: str | None = None) -> None:
+        if host not in LOOPBACK:
+            raise ValueError(f"the test server binds loopback only ({', '.join(LOOPBACK)}), not {host!r}")
         for name in list(faults or {}) + [s for s in (script or []) if s]:
             if name not in FAULTS:
                 raise ValueError(f"unknown fault {name!r}; known: {', '.join(FAULTS)}")
@@ -86,6 +106,10 @@ class FakeOpenAIServer:
         self.api_key = api_key
         self.model_name = model_name
         self.record = record
+        self.trickle_s = trickle_s
+        self.max_stall_s = max_stall_s
+        self.big_bytes = big_bytes
+        self.redirect_to = redirect_to
         self.requests: list[dict] = []
         self.headers: list[dict[str, str]] = []
         self.faults_sent: list[str] = []
@@ -214,6 +238,68 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _stall(self, seconds: float) -> bool:
+        """Wait (bounded by max_stall_s); False once the server is stopping."""
+        owner = self.server.owner
+        return not owner._stop.wait(min(seconds, owner.max_stall_s))
+
+    def _trickle(self, data: bytes) -> None:
+        owner = self.server.owner
+        end = time.monotonic() + owner.max_stall_s
+        for i in range(len(data)):
+            if time.monotonic() > end or not self._stall(owner.trickle_s):
+                break
+            try:
+                self.wfile.write(data[i:i + 1])
+                self.wfile.flush()
+            except OSError:
+                break
+        self._drop()
+
+    def _reset(self) -> None:
+        """Close with a TCP RST (SO_LINGER 0) instead of a FIN."""
+        self.close_connection = True
+        try:
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.connection.close()
+        except OSError:
+            pass
+
+    def _big_reply(self, body: dict, chunked: bool) -> None:
+        owner = self.server.owner
+        response = owner.build_response(body)
+        response["choices"][0]["message"]["content"] = "@@BIG@@"
+        head, tail = (x.encode("utf-8") for x in json.dumps(response, ensure_ascii=False).split("@@BIG@@"))
+        block = b"x" * 65536  # the content is streamed, never built
+        n_blocks, rest = divmod(max(1, owner.big_bytes), len(block))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", str(len(head) + owner.big_bytes + len(tail)))
+        self.end_headers()
+
+        def emit(data: bytes) -> None:
+            if chunked:
+                self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+            else:
+                self.wfile.write(data)
+
+        try:
+            emit(head)
+            for _ in range(n_blocks):
+                if owner._stop.is_set():
+                    raise OSError("stopping")
+                emit(block)
+            if rest:
+                emit(block[:rest])
+            emit(tail)
+            if chunked:
+                self.wfile.write(b"0\r\n\r\n")
+        except OSError:
+            self._drop()
+
     def _drop(self) -> None:
         self.close_connection = True
         try:
@@ -248,6 +334,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._send_json(401, {"error": {"message": "invalid API key", "type": "authentication_error"}})
             return
         fault = owner._choose_fault(body)
+        self.served = getattr(self, "served", 0) + 1
+        auth = self.headers.get("Authorization") or ""
         if owner.latency:
             if owner._stop.wait(owner.latency):
                 self._drop()
@@ -271,6 +359,50 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._send_bytes(200, b'{"choices": [ this is not json')
         elif fault == "empty":
             self._send_json(200, {"id": "x", "object": "chat.completion", "choices": []})
+        elif fault == "trickle_body":
+            data = json.dumps(owner.build_response(body), ensure_ascii=False).encode("utf-8")
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.flush()
+            self._trickle(data)
+        elif fault == "trickle_headers":
+            self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+            self._trickle(b"".join(f"X-Pad-{i}: {'y' * 20}\r\n".encode() for i in range(10_000)))
+        elif fault == "huge_length":
+            self._send_bytes(200, b'{"choices": [', length=10**12)
+            self.wfile.flush()
+            self._stall(owner.hang_s)
+            self._drop()
+        elif fault in ("big", "big_chunked"):
+            self._big_reply(body, chunked=fault == "big_chunked")
+        elif fault == "surrogate":
+            response = owner.build_response(body)
+            message = response["choices"][0]["message"]
+            message["content"] = "答案：\ud800 42"
+            message["reasoning_content"] = "想\udfff一下"
+            # ensure_ascii=True writes the lone surrogates as \uXXXX escapes: valid JSON, invalid Unicode
+            self._send_bytes(200, json.dumps(response, ensure_ascii=True).encode("ascii"))
+        elif fault == "null_content":
+            response = owner.build_response(body)
+            response["choices"][0]["message"]["content"] = None
+            self._send_json(200, response)
+        elif fault == "reset_reused" and self.served > 1:
+            self._reset()
+        elif fault == "redirect":
+            target = owner.redirect_to or f"http://127.0.0.1:{owner.port}/v2/chat/completions"
+            self._send_json(307, {"error": {"message": "moved", "type": "redirect"}}, {"Location": target})
+        elif fault == "echo_key_error":
+            pad = "p" * 290
+            self._send_json(500, {"error": {"message": f"{pad} rejected header {auth.upper()} (echo)",
+                                            "type": "server_error"}})
+        elif fault == "echo_key_body":
+            self._send_bytes(200, f"{auth} was not accepted; <html>".encode())
+        elif fault == "echo_key_content":
+            response = owner.build_response(body)
+            response["choices"][0]["message"]["content"] = f"I saw {auth} and {auth.lower()}. 答案：1"
+            self._send_json(200, response)
         else:
             if fault == "hang" and owner._stop.wait(owner.hang_s):
                 self._drop()
@@ -287,13 +419,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tw_fin_eval.testing.openai_server",
                                      description="OpenAI-compatible fake chat server for tests and benchmarks")
     parser.add_argument("--port", type=int, default=8000, help="0 picks a free port (default 8000)")
-    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--host", default="127.0.0.1", choices=LOOPBACK, help="loopback only")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each answer")
     parser.add_argument("--script", default="", help=f"comma-separated per-request-body faults ({', '.join(FAULTS)})")
     parser.add_argument("--faults", default="", help="first-N-requests faults, e.g. 429=3,500=2")
     parser.add_argument("--retry-after", default="1")
     parser.add_argument("--reasoning", choices=["reasoning_content", "reasoning", "think"])
     parser.add_argument("--no-record", action="store_true", help="do not keep request bodies (long runs)")
+    parser.add_argument("--big-bytes", type=int, default=50 * 2**20, help="content size of the big faults")
     args = parser.parse_args(argv)
     script = [s.strip() for s in args.script.split(",") if s.strip()]
     faults: dict[str, int] = {}
@@ -304,7 +437,8 @@ def main(argv: list[str] | None = None) -> int:
         faults[name] = int(count)
     try:
         srv = FakeOpenAIServer(latency=args.latency, script=script, faults=faults, retry_after=args.retry_after,
-                               reasoning=args.reasoning, port=args.port, host=args.host, record=not args.no_record)
+                               reasoning=args.reasoning, port=args.port, host=args.host, record=not args.no_record,
+                               big_bytes=args.big_bytes)
     except ValueError as exc:
         parser.error(str(exc))
     print(f"listening on http://{args.host}:{srv.port}/v1", flush=True)
