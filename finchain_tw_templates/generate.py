@@ -24,6 +24,8 @@ from typing import Any
 
 if __package__ in (None, ""):  # run as a script: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    if (Path(__file__).resolve().parent.parent / "code" / "tw_fin_eval").is_dir():  # a release keeps it in code/
+        sys.path.insert(1, str(Path(__file__).resolve().parent.parent / "code"))
 
 import finchain_tw_templates.topics  # noqa: E402,F401  (importing registers the templates)
 from finchain_tw_templates.core import DIFFICULTIES, DOMAINS, REGISTRY, Problem, TemplateSpec  # noqa: E402

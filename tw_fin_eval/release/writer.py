@@ -21,6 +21,7 @@ from tw_fin_eval.errors import InputError
 from tw_fin_eval.features import features_for, project
 from tw_fin_eval.paths import REPO_ROOT
 from tw_fin_eval.release.card import DEFAULT_REPO_ID, PARQUET_NAME, SPLIT, ConfigStats, measure, render_card
+from tw_fin_eval.release.standalone import make_standalone
 from tw_fin_eval.release.validate import load_records, undeclared_fields
 
 CODE_DIR = "code"
@@ -97,6 +98,8 @@ def _copy_code(repo_root: Path, dest: Path) -> None:
             (dest / CODE_DIR).mkdir(parents=True, exist_ok=True)
             shutil.copy2(repo_root / name, dest / CODE_DIR / name)
     _copy_tree(repo_root, TEMPLATES_DIR, dest / TEMPLATES_DIR)
+    if (dest / CODE_DIR / "metrics").is_dir():  # metrics that load without installing tw_fin_eval
+        make_standalone(dest / CODE_DIR / "metrics", package_dir=repo_root / "tw_fin_eval")
 
 
 def _pid_alive(pid: int) -> bool:
