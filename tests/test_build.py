@@ -57,7 +57,7 @@ def test_build_merges_overlay_into_records(tmp_path, sources_root):
     assert first["answer_value"] == 94.0 and first["task_type"] == "numeric" and first["lang"] == "zh-TW"
     assert first["context"]["table"] == ETR_TABLE and first["context"]["setting"] == "gold_evidence"
     # table evidence is rendered from the translated table, in the English evidence's order
-    assert first["context"]["evidence"] == ["2014 年淨營收（金額（百萬））為 $ 5735。", "2015 年淨營收（金額（百萬））為 $ 5829。"]
+    assert first["context"]["evidence"] == ["2014 年淨營收為 $ 5735（單位：百萬）。", "2015 年淨營收為 $ 5829（單位：百萬）。"]
     assert [e["key"] for e in first["original_en"]["evidence"]] == ["table_1", "table_8"]
     assert first["messages"][-1]["content"].endswith("問題：" + ETR["question"])
     assert "| 2014 年淨營收 | $ 5735 |" in first["messages"][-1]["content"]

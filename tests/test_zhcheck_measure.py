@@ -41,12 +41,12 @@ def test_patterns_count_issue_20_forms(tmp_path, capsys):
     from tw_fin_eval.zhcheck.patterns import FILES, count_data
 
     finqa = {"question": "截至 12/31/12，我們的營收為 5.9 十億美元？", "task_type": "numeric",
-             "context": {"table": [["（單位：百萬）", "2015"], ["淨營收", "21% ( 21 % )"]],
+             "context": {"table": [["（百萬平方英尺）", "2015"], ["淨營收", "21% ( 21 % )"]],
                          "evidence": ["淨營收（金額（百萬））為 $ 5735。", "營收增加 21% ( 21 % )，稅務部位不變。"]},
              "original_en": {"evidence": [{"key": "table_1"}, {"key": "text_2"}]}}
     clean = {"question": "截至 2012 年 12 月 31 日，本公司營收為 59 億美元？", "task_type": "numeric",
-             "context": {"table": [["（單位：百萬）", "2015"], ["淨營收", "21% ( 21 % )"]],
-                         "evidence": ["2015 年淨營收為 21%（單位：百萬）。", "營收增加 21%。"]},
+             "context": {"table": [["（百萬平方英尺）", "2015"], ["淨營收", "21% ( 21 % )"]],
+                         "evidence": ["2015 年淨營收為 21%（單位：百萬平方英尺）。", "營收增加 21%。"]},
              "original_en": {"evidence": [{"key": "table_1"}, {"key": "text_2"}]}}
     (tmp_path / FILES["finqa"]).write_text(json.dumps(finqa, ensure_ascii=False) + "\n"
                                            + json.dumps(clean, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -56,7 +56,7 @@ def test_patterns_count_issue_20_forms(tmp_path, capsys):
     assert counts["N 十億 (prose)"] == (1, 1)
     assert counts["我們"] == (1, 1)
     assert counts["US dates (questions)"] == (1, 1)
-    assert counts["nested brackets (evidence)"] == (1, 1)
+    assert counts["nested brackets (table evidence)"] == (1, 1)
     assert counts["x% ( x % ) (prose)"] == (1, 1)      # the table cell keeps it and is not prose
     assert counts["term 稅務部位"] == (1, 1)
     assert counts["header prefix dropped (table evidence)"] == (1, 1)

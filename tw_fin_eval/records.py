@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from tw_fin_eval import DATA_VERSION, prompts
+from tw_fin_eval import DATA_VERSION, evidence_zh, prompts
 from tw_fin_eval.overlay import Overlay
 from tw_fin_eval.schema import gold_display
 from tw_fin_eval.sources import convfinqa, financeagent, finqa
@@ -46,16 +46,8 @@ def program_kind(program: str) -> str:
 
 def render_table_evidence(table: list[list[str]], row: int) -> str:
     """zh-TW sentence for table row evidence, rendered from the *translated* table so it always agrees
-    with it: 「2014 年淨營收（金額（百萬））為 $ 5735；…」."""
-    header = table[0] if table else []
-    cells = table[row]
-    label = cells[0].strip() if cells else ""
-    parts = []
-    for c in range(1, len(cells)):
-        col = header[c].strip() if c < len(header) else ""
-        subject = f"{label}（{col}）" if label and col else (label or col)
-        parts.append(f"{subject}為 {cells[c].strip()}" if subject else cells[c].strip())
-    return "；".join(parts) + "。"
+    with it: 「2015 年淨營收為 $ 5829（單位：百萬美元）。」 (the wording lives in evidence_zh.render_row)."""
+    return evidence_zh.render_row(table, row)
 
 
 def _evidence_zh(item: SourceItem, ov: Overlay) -> list[str]:

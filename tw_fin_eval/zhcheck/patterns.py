@@ -52,7 +52,7 @@ def _regex(pattern: str) -> Callable[[str], int]:
 # a US-style date: 12/31/12, 12/31/2012, 12/16 (month/year; month and day checked)
 _US_DATE = r"(?<![\d/])(?:0?[1-9]|1[0-2])/(?:(?:0?[1-9]|[12]\d|3[01])/(?:\d{4}|\d{2})|\d{2})(?![\d/])"
 # a year used as a bare label in rendered evidence: 「2021（金額）為」, 「（2014）為」
-_BARE_YEAR = r"(?<![\d$.,])(?:19|20)\d\d(?=（|）為|為)"
+_BARE_YEAR = r"(?:^|[：，；。「（])\s*(?:19|20)\d\d(?=（|）為|\s*為)"
 _PCT_DUP = r"(-?\d[\d,]*(?:\.\d+)?)\s*%\s*\(\s*-?\1\s*%\s*\)"
 _NEG_DUP = r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)"
 
@@ -70,7 +70,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("N 十億 (prose)", _regex(r"\d[\d,]*(?:\.\d+)?\s*十億"), PROSE),
     Pattern("N 百萬 (prose)", _regex(r"\d[\d,]*(?:\.\d+)?\s*百萬"), PROSE),
     Pattern("我們", _regex("我們"), PROSE | RENDERED),
-    Pattern("nested brackets (evidence)", nested_brackets, frozenset({EVIDENCE_TEXT, EVIDENCE_TABLE})),
+    Pattern("nested brackets (table evidence)", nested_brackets, RENDERED),
     Pattern("nested brackets (prose)", nested_brackets, PROSE),
     Pattern("US dates (questions)", _regex(_US_DATE), frozenset({QUESTION})),
     Pattern("US dates (evidence prose)", _regex(_US_DATE), frozenset({EVIDENCE_TEXT})),
@@ -105,11 +105,19 @@ def record_fields(rec: dict) -> Iterator[tuple[str, str]]:
 def header_prefix_dropped(rec: dict) -> int:
     """Rendered table evidence whose table has a top-left header (the English template's prefix, often
     the unit: "( in millions )") that the rendering does not carry."""
+    from tw_fin_eval.evidence_zh import _GENERIC_TIME_LEADS, header_is_data
+
     table = (rec.get("context") or {}).get("table") or []
-    corner = table[0][0].strip().strip("（）()") if table and table[0] else ""
-    if not corner:
+    if not table or not table[0] or header_is_data(table[0]):
         return 0
-    return sum(1 for kind, text in record_fields(rec) if kind == EVIDENCE_TABLE and corner not in text)
+    # the corner's words must all be there: 「12 月 31 日（百萬美元）」 → 12 月 31 日, 百萬美元
+    # (a lead that only says "periods" — 年度, 日期 — is rightly dropped before a year label)
+    skip = {"單位", "金額單位"} | _GENERIC_TIME_LEADS
+    words = [w for w in re.split(r"[（）()，,：:\s]+", table[0][0]) if w and w not in skip]
+    if not words:
+        return 0
+    return sum(1 for kind, text in record_fields(rec)
+               if kind == EVIDENCE_TABLE and not all(w in text for w in words))
 
 
 def count_file(path: Path) -> dict[str, tuple[int, int]]:

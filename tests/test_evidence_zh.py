@@ -1,0 +1,75 @@
+"""Table evidence rendered as Taiwan prose: unit kept, years as 「2015 年」, no nested brackets, numbers once."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tw_fin_eval.evidence_zh import render_row
+from tw_fin_eval.zhcheck.patterns import nested_brackets
+
+
+def test_the_issue_example():
+    table = [["（百萬美元）", "金額"], ["2015 年淨營收", "$ 5829"]]
+    assert render_row(table, 1) == "2015 年淨營收為 $ 5829（單位：百萬美元）。"
+
+
+def test_unit_from_a_column_bracket_without_nesting():
+    table = [["", "金額（百萬）"], ["2014 年淨營收", "$ 5735"]]
+    text = render_row(table, 1)
+    assert text == "2014 年淨營收為 $ 5735（單位：百萬）。"
+    assert nested_brackets(text) == 0
+
+
+@pytest.mark.parametrize("corner, unit", [
+    ("（百萬美元）", "（單位：百萬美元）"),
+    ("百萬美元", "（單位：百萬美元）"),
+    ("（單位：千）", "（單位：千）"),
+    ("截至 12 月 31 日止年度（百萬美元）", "（單位：百萬美元）"),
+    ("（百萬美元，每股金額除外）", "（單位：百萬美元，每股金額除外）"),
+])
+def test_the_corner_unit_is_never_dropped(corner, unit):
+    text = render_row([[corner, "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1)
+    assert text.endswith(unit + "。"), text
+    assert "2015 年為 $ 10" in text and "2014 年為 $ 9" in text
+
+
+def test_a_time_lead_opens_the_sentence_and_a_category_lead_names_the_label():
+    text = render_row([["截至 12 月 31 日止年度", "2015"], ["營收", "$ 10"]], 1)
+    assert text == "截至 12 月 31 日止年度，2015 年營收為 $ 10。"
+    text = render_row([["合約義務", "合計", "2009"], ["營業租賃", "149.3", "38.2"]], 1)
+    assert text == "合約義務「營業租賃」：合計為 149.3，2009 年為 38.2。"
+    # 「年度」 over a column of years adds nothing: dropped, the year label stays
+    assert render_row([["年度", "攤銷金額（百萬美元）"], ["2017", "$ 45"]], 1) == "2017 年攤銷金額為 $ 45（單位：百萬美元）。"
+
+
+def test_year_and_us_date_labels_read_the_taiwan_way():
+    text = render_row([["", "12/31/2011", "12/16"], ["餘額", "5", "6"]], 1)
+    assert text == "餘額：2011 年 12 月 31 日為 5，2016 年 12 月為 6。"
+    assert not re.search(r"(?:^|[：，])(?:19|20)\d\d(?:（|為)", render_row([["", "金額"], ["2021", "2549621"]], 1))
+
+
+def test_duplicated_numbers_are_written_once_in_prose():
+    text = render_row([["", "2007", "2006"], ["預期波動率", "27% ( 27 % )", "$ -32 ( 32 )"]], 1)
+    assert text == "預期波動率：2007 年為 27%，2006 年為 $ -32。"
+    # a label carries FinQA's duplicate too
+    assert render_row([["", "金額"], ["3.50% ( 3.50 % ) 票據", "1000"]], 1) == "3.50% 票據為 1000。"
+
+
+def test_a_header_row_that_is_data_names_no_column():
+    table = [["Metavante 普通股價值", "$ 4066.4"], ["總收購價格", "$ 4187.8"]]
+    assert render_row(table, 1) == "總收購價格為 $ 4187.8。"
+
+
+def test_different_units_per_column_stay_with_their_values():
+    table = [["", "耗用加侖數（單位：百萬）", "總成本（百萬美元）"], ["2012", "2723", "$ 8717"]]
+    assert render_row(table, 1) == "2012 年：耗用加侖數為 2723（單位：百萬），總成本為 $ 8717（單位：百萬美元）。"
+
+
+def test_every_cell_number_survives():
+    table = [["（千美元）", "2015", "2014", "合計"], ["租金（註 1）", "$ 1,234.5", "-7 ( 7 )", "0.25%"]]
+    text = render_row(table, 1)
+    for number in ("1,234.5", "-7", "0.25%", "2015", "2014"):
+        assert number in text, number
+    assert nested_brackets(text) == 0

@@ -1,0 +1,165 @@
+"""Render one row of a translated table as a zh-TW evidence sentence (FinQA/ConvFinQA table evidence).
+
+The English template ("( in millions ) the 2015 net revenue of amount is $ 5829 ;") is rewritten the way a
+Taiwan analyst writes a table row: the row label as the subject, year columns as 「2015 年」, the unit
+(from the top-left header cell or a column header's bracket) once at the end, no nested brackets, and
+FinQA's duplicated numbers (「27% ( 27 % )」, 「-32 ( 32 )」) written once. The sentence is built from the
+*translated* table, so it always agrees with it; numbers are copied from the cells unchanged.
+
+>>> table = [["（百萬美元）", "金額"], ["2015 年淨營收", "$ 5829"]]
+>>> render_row(table, 1)
+'2015 年淨營收為 $ 5829（單位：百萬美元）。'
+>>> render_row([["", "2013", "2014"], ["預期波動率", "27% ( 27 % )", "-3 ( 3 )"]], 1)
+'預期波動率：2013 年為 27%，2014 年為 -3。'
+>>> render_row([["", "金額（百萬）"], ["2014 年淨營收", "$ 5735"]], 1)
+'2014 年淨營收為 $ 5735（單位：百萬）。'
+>>> render_row([["計畫類別", "剩餘數量（不含 ( a ) 欄）"], ["合計", "5156223"]], 1)
+'計畫類別「合計」：剩餘數量（不含 a 欄）為 5156223。'
+"""
+
+from __future__ import annotations
+
+import re
+
+# words that make a bracket or a header cell a unit statement: （百萬美元）, （單位：千）, （每日千桶）
+_UNIT_WORD_RE = re.compile(r"百萬|千|十億|億|萬|單位|美元|元|桶|平方英尺|英畝|噸|兆瓦|MW|百分比")
+_FULL_BRACKET_RE = re.compile(r"（([^（）]*)）")
+_HALF_BRACKET_RE = re.compile(r"\(\s*([^()]*?)\s*\)")
+# a column header that names nothing beyond "the value" (金額（百萬）→ the unit is all it says)
+_GENERIC_COLUMNS = frozenset({"", "金額", "數額", "數值", "價值"})
+_YEAR_RE = re.compile(r"(?:19|20)\d\d")
+_US_DATE_RE = re.compile(r"(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/((?:19|20)?\d\d)")
+_US_MONTH_RE = re.compile(r"(0?[1-9]|1[0-2])/(\d\d)")  # 12/16 in a header row of year-ends
+# a label column header that only says "these are periods": dropped before a year label
+_GENERIC_TIME_LEADS = frozenset({"年度", "年", "期間", "日期", "會計年度", "年份"})
+# the lead of the label column that is about time: 「截至 12 月 31 日止年度」, 「年度」, 「期間」
+_TIME_LEAD_RE = re.compile(r"[年月日]|期間|截至|季")
+_PCT_DUP_RE = re.compile(r"(-?\d[\d,]*(?:\.\d+)?)\s*%\s*\(\s*-?\1\s*%\s*\)")
+_NEG_DUP_RE = re.compile(r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)")
+
+
+def _split_unit(text: str) -> tuple[str, str]:
+    """(text without its unit bracket, unit) — 「金額（百萬美元）」 → ("金額", "百萬美元")."""
+    text = text.strip()
+    for pattern in (_FULL_BRACKET_RE, _HALF_BRACKET_RE):
+        for m in pattern.finditer(text):
+            inner = m.group(1).strip()
+            if inner and _UNIT_WORD_RE.search(inner) and not re.search(r"%\s*$", inner):
+                rest = (text[:m.start()] + text[m.end():]).strip(" ，,：:")
+                return rest, inner
+    return text, ""
+
+
+def _corner(text: str) -> tuple[str, str]:
+    """The top-left header cell as (lead, unit): 「（百萬美元）」 → ("", "百萬美元"), 「百萬美元」 → ("",
+    "百萬美元"), 「截至 12 月 31 日止年度（百萬美元）」 → ("截至 12 月 31 日止年度", "百萬美元")."""
+    rest, unit = _split_unit(text)
+    if not unit and _UNIT_WORD_RE.search(rest) and not _TIME_LEAD_RE.search(rest) and len(rest) <= 12:
+        return "", rest  # 「百萬美元」, 「單位：百萬」 without brackets
+    return rest.rstrip(":："), unit
+
+
+def _date_label(text: str) -> str:
+    """A year label reads 「2015 年」; a US date 「12/31/2011」 reads 「2011 年 12 月 31 日」."""
+    text = text.strip().rstrip(":：")
+    if _YEAR_RE.fullmatch(text):
+        return f"{text} 年"
+    m = _US_DATE_RE.fullmatch(text)
+    if m:
+        return f"{_full_year(m.group(3))} 年 {int(m.group(1))} 月 {int(m.group(2))} 日"
+    m = _US_MONTH_RE.fullmatch(text)
+    if m:
+        return f"{_full_year(m.group(2))} 年 {int(m.group(1))} 月"
+    return _value(text)  # a label may carry FinQA's duplicate too: 「3.50% ( 3.50 % ) 票據」
+
+
+def _full_year(year: str) -> str:
+    if len(year) == 4:
+        return year
+    return f"20{year}" if int(year) < 50 else f"19{year}"
+
+
+def _is_time(label: str) -> bool:
+    return bool(re.fullmatch(r"(?:19|20)\d\d 年(?: \d+ 月(?: \d+ 日)?)?", label))
+
+
+def _is_word(name: str, value: str) -> str:
+    """「名稱為 值」, with a space after a name ending in Latin text or a bracket: 「據點數 ( 1 ) 為 19」."""
+    return f"{name}{' ' if re.search(r'[A-Za-z0-9)]$', name) else ''}為 {value}"
+
+
+def _value(cell: str) -> str:
+    """The cell's number written once: 「27% ( 27 % )」 → 「27%」, 「$ -32 ( 32 )」 → 「$ -32」."""
+    cell = _PCT_DUP_RE.sub(r"\1%", cell.strip())
+    return _NEG_DUP_RE.sub(r"-\1", cell)
+
+
+def _unit_suffix(unit: str) -> str:
+    return f"（{unit}）" if "單位" in unit else f"（單位：{unit}）"
+
+
+def header_is_data(header: list[str]) -> bool:
+    """FinQA tables without a header row use their first data row as one: 「$ 4066.4」 names no column."""
+    cells = [c.strip() for c in header[1:]]
+    return any(re.search(r"\d", c) and not re.search(r"[^\d\s$,.%()\-]", c) and not _YEAR_RE.fullmatch(c)
+               for c in cells)
+
+
+def render_row(table: list[list[str]], row: int) -> str:
+    """The zh-TW sentence for row `row` of a translated table (see the module docstring)."""
+    header = table[0] if table else []
+    cells = table[row]
+    label = _date_label(cells[0]) if cells else ""
+    no_header = header_is_data(header) if header else True
+    lead, corner_unit = ("", "") if no_header or not header else _corner(header[0])
+    lead = _date_label(lead) if lead else ""
+    if lead in _GENERIC_TIME_LEADS and _is_time(label):
+        lead = ""  # 「年度」 over a column of years says nothing the label does not
+    columns: list[tuple[str, str]] = []  # (column name, unit)
+    for c in range(1, len(cells)):
+        name, unit = ("", "") if no_header or c >= len(header) else _split_unit(header[c])
+        name = "" if name in _GENERIC_COLUMNS else _date_label(name)
+        columns.append((name, unit or corner_unit))
+    units = {u for _, u in columns}
+    shared_unit = units.pop() if len(units) == 1 else ""
+    parts = []
+    for (name, unit), cell in zip(columns, cells[1:]):
+        value = _value(cell)
+        if not value:
+            continue
+        own = _unit_suffix(unit) if unit and not shared_unit else ""
+        parts.append((name, value + own))
+    named = [p for p in parts if p[0]]
+    if len(parts) == 1 and parts[0][0] and label and (_is_time(parts[0][0]) or _is_time(label)):
+        first, second = (parts[0][0], label) if _is_time(parts[0][0]) else (label, parts[0][0])
+        body = _is_word(first + second, parts[0][1])   # 「2015 年淨營收為 $ 5829」
+    elif not named:
+        values = "、".join(v for _, v in parts)
+        body = _is_word(label, values) if label else values
+    else:
+        listing = "，".join(_is_word(n, v) if n else v for n, v in parts)
+        body = f"{label}：{listing}" if label else listing
+    if lead:
+        # the label column's header: a time lead opens the sentence, a category lead names the label
+        body = f"{lead}，{body}" if _TIME_LEAD_RE.search(lead) or not label else f"{lead}「{label}」" + body[len(label):]
+    return _flatten(body + (_unit_suffix(shared_unit) if shared_unit else "")) + "。"
+
+
+def _flatten(text: str) -> str:
+    """No bracket inside a bracket in prose: an inner 「( a )」 keeps its content (「（不含 a 欄所列證券）」),
+    an inner 「（每股金額除外）」 becomes 「，每股金額除外」."""
+    out: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch in "（(":
+            depth += 1
+            if depth >= 2:
+                if ch == "（":
+                    out.append("，")
+                continue
+        elif ch in "）)":
+            depth = max(0, depth - 1)
+            if depth >= 1:
+                continue
+        out.append(ch)
+    return re.sub(r" {2,}", " ", "".join(out)).replace("， ", "，").replace(" ，", "，")
