@@ -18,7 +18,7 @@ h1{font-size:1.6em;border-bottom:3px solid #1f5f99;padding-bottom:6px}h2{font-si
 table{border-collapse:collapse;margin:8px 0 16px;font-size:.92em}th,td{border:1px solid #c9d3de;padding:4px 8px;text-align:right}
 th{background:#eef3f8}td:first-child,th:first-child{text-align:left}.meta{color:#51606f;font-size:.92em}
 .chart{display:block;margin:8px 0 20px;background:#fbfcfe;border:1px solid #e1e7ee}.note{color:#51606f;font-size:.88em}
-.pos{color:#1a7f37}.neg{color:#b42318}
+.pos{color:#1a7f37}.neg{color:#b42318}.scroll{overflow-x:auto}
 """
 
 BAR = "#2f74b5"
@@ -44,10 +44,10 @@ def page(title: str, body: Sequence[str]) -> str:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    out = ["<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in headers) + "</tr></thead><tbody>"]
+    out = ['<div class="scroll"><table><thead><tr>' + "".join(f"<th>{esc(h)}</th>" for h in headers) + "</tr></thead><tbody>"]
     for r in rows:
         out.append("<tr>" + "".join(f"<td>{c if isinstance(c, Raw) else esc(c)}</td>" for c in r) + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -105,7 +105,7 @@ def diff_chart(name: str, title: str, bars: Sequence[dict[str, Any]], *, label_w
         xt = x(t)
         parts.append(f'<line x1="{xt:.1f}" y1="{top - 4}" x2="{xt:.1f}" y2="{height - 24}" stroke="#dde3ea"/>'
                      f'<text x="{xt:.1f}" y="{height - 8}" font-size="11" text-anchor="middle" '
-                     f'fill="#51606f">{100 * t:+.0f}</text>')
+                     f'fill="#51606f">{100 * t:+.1f}</text>')
     for i, b in enumerate(bars):
         y = top + i * row_h
         v = b.get("value")

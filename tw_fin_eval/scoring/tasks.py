@@ -65,7 +65,8 @@ class ItemResult:
                 "extracted": self.extracted, "mode": self.mode, "correct": self.correct, "score": self.score,
                 "status": self.status, "decided_by": self.decided_by, "match_path": self.match_path,
                 "judge_verdict": self.judge_verdict, "judge_raw": self.judge_raw, "step_recall": self.step_recall,
-                "reason": self.reason, "gold_status": self.gold_status, "upstream_correct": self.upstream_correct,
+                "reason": self.reason, "cluster": self.cluster, "gold_status": self.gold_status,
+                "upstream_correct": self.upstream_correct,
                 "finish_reason": self.finish_reason}
 
 
