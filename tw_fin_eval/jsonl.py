@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -11,15 +12,25 @@ from pathlib import Path
 from typing import Any
 
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.redact import has_lone_surrogate
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
-def iter_jsonl(path: str | os.PathLike, *, skip_blank: bool = True) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (line_number, object) for each line; bad UTF-8, bad JSON or a non-object raise InputError."""
-    for lineno, _, obj in iter_jsonl_at(path, skip_blank=skip_blank):
+def iter_jsonl(path: str | os.PathLike, *, skip_blank: bool = True, reject_surrogates: bool = False,
+               partial_last_hint: str | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (line_number, object) for each line; bad UTF-8, bad JSON or a non-object raise InputError.
+
+    `reject_surrogates`: a lone surrogate (a `\\ud800` escape that is not half of a pair) is an error
+    too — it cannot be written back as UTF-8. `partial_last_hint`: said instead of "broken JSON line"
+    when the broken line is the file's last and has no newline (a writer was interrupted)."""
+    for lineno, _, obj in iter_jsonl_at(path, skip_blank=skip_blank, reject_surrogates=reject_surrogates,
+                                        partial_last_hint=partial_last_hint):
         yield lineno, obj
 
 
-def iter_jsonl_at(path: str | os.PathLike, *, skip_blank: bool = True) -> Iterator[tuple[int, int, dict[str, Any]]]:
+def iter_jsonl_at(path: str | os.PathLike, *, skip_blank: bool = True, reject_surrogates: bool = False,
+                  partial_last_hint: str | None = None) -> Iterator[tuple[int, int, dict[str, Any]]]:
     """Like `iter_jsonl`, with each line's byte offset, so a reader can keep offsets instead of the objects
     and `read_line_at` them again (the scorer's constant-memory index of a large runs file)."""
     p = Path(path)
@@ -42,9 +53,15 @@ def iter_jsonl_at(path: str | os.PathLike, *, skip_blank: bool = True) -> Iterat
             try:
                 obj = json.loads(text)
             except json.JSONDecodeError as exc:
+                if partial_last_hint and not raw.endswith(b"\n"):  # only the last line can lack it
+                    raise InputError(partial_last_hint, path=p, line=lineno) from None
                 raise InputError(f"broken JSON line ({exc.msg} at column {exc.colno})", path=p, line=lineno) from None
             if not isinstance(obj, dict):
                 raise InputError(f"expected a JSON object, got {type(obj).__name__}", path=p, line=lineno)
+            # only an escape can make a surrogate (strict UTF-8 decoding refuses encoded ones): cheap test first
+            if reject_surrogates and _SURROGATE_ESCAPE.search(raw) and has_lone_surrogate(obj):
+                raise InputError("holds a lone surrogate (a \\udXXX escape that is not half of a pair): not "
+                                 "valid Unicode text", path=p, line=lineno)
             yield lineno, start, obj
 
 

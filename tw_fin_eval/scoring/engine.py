@@ -82,7 +82,7 @@ class RecordFiles:
         self.task_types: set[str] = set()
         seen: dict[str, str] = {}
         for fi, path in enumerate(self.paths):
-            for lineno, _, rec in iter_jsonl_at(path):
+            for lineno, _, rec in iter_jsonl_at(path, reject_surrogates=True):
                 rid = _validated(path, lineno, rec)
                 where = f"{path}:{lineno}"
                 if rid in seen:
@@ -214,12 +214,16 @@ class RunsIndex:
         self._handles.clear()
 
 
+RUNS_PARTIAL = ("the last line is cut short (a run was interrupted while writing it): resume the runner first "
+                "— re-run the same `tw-fin-eval run` command, which repairs the file and asks what is missing")
+
+
 def load_runs(paths: Iterable[str | os.PathLike]) -> RunsIndex:
     idx = RunsIndex()
     model_lines: Counter = Counter()
     for fi, path in enumerate(paths):
         idx.paths.append(Path(path))
-        for lineno, offset, row in iter_jsonl_at(path):
+        for lineno, offset, row in iter_jsonl_at(path, reject_surrogates=True, partial_last_hint=RUNS_PARTIAL):
             idx.lines += 1
             rid, turn = row.get("id"), row.get("turn")
             if "task_type" in row and "response" not in row and "error" not in row:

@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tw_fin_eval.errors import InputError
+from tw_fin_eval.redact import has_lone_surrogate
 from tw_fin_eval.schema import Status, strip_think
 
 SCORED = Status.SCORED
@@ -395,12 +397,17 @@ class JudgeCache:
         self._fh: Any = None
         if self.path.is_file():
             with self.path.open("rb") as fh:
-                for line in fh:
+                for lineno, line in enumerate(fh, 1):
                     try:
                         row = json.loads(line)
                     except (json.JSONDecodeError, UnicodeDecodeError):
                         continue
                     if isinstance(row, dict) and isinstance(row.get("key"), str):
+                        if has_lone_surrogate([row.get("raw"), row.get("raw_content")]):
+                            # it could not be written to results.jsonl: name the line instead of a traceback
+                            raise InputError("judge cache line holds a lone surrogate (a \\udXXX escape that is "
+                                             "not half of a pair): not valid Unicode; delete the line",
+                                             path=self.path, line=lineno)
                         self._data[row["key"]] = (row.get("raw"), row.get("raw_content"))
 
     @staticmethod
