@@ -94,6 +94,9 @@ def test_locator_says_when_an_operand_is_nowhere():
     assert any("123.45 ← NOT FOUND" in x for x in lines)
     assert any("7 ← [sales × 2017]" in x for x in lines)
     assert operand_lines("add(1, #3)", [], [], "")[0].startswith("   program error")
+    # upstream tables that put a data row in the header / the row-label column
+    lines = operand_lines("subtract(23596, 63003)", [["2011", "2010"], ["$ 23596", "$ 63003"]], [], "")
+    assert "23596 ← (row label '$ 23596')" in lines[1] and "63003 ← [$ 23596 × 2010]" in lines[2]
 
 
 # ---- verdict validation -------------------------------------------------------------------------------

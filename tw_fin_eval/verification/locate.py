@@ -55,8 +55,9 @@ def _direct(value: float, table: list[list[str]], sentences: list[str], question
             if _holds(cell, value):
                 col = header[c] if c < len(header) else f"col {c}"
                 out.append(f"[{_cell(row[0], 50)} × {_cell(col, 30)}] = {_cell(cell, 24)}")
-    if table and any(_holds(h, value) for h in header) and not out:
-        out.append("(a column header)")
+    if not out:  # upstream tables sometimes hold a data row in the header or the row-label column
+        out += [f"(column header {_cell(h, 30)!r})" for h in header if _holds(h, value)]
+        out += [f"(row label {_cell(row[0], 50)!r})" for row in table[1:] if row and _holds(row[0], value)]
     if not out:
         out += [f"text: {_snippet(s, value)}" for s in sentences if _holds(s, value)]
     if not out and _holds(question, value):
