@@ -249,10 +249,21 @@ def test_committed_verdicts_are_valid(finqa_items, conv_items):
     load_verdicts("convfinqa", conv_items, VERIFICATION_DIR)
 
 
-@pytest.mark.xfail(strict=True, reason="gold verification in progress (issue 21): not every unit has a verdict "
-                                       "yet; strict, so this mark must go once coverage is complete")
 def test_every_unit_has_a_verdict(finqa_items, conv_items):
     for subset, items in (("finqa", finqa_items), ("convfinqa", conv_items)):
         known = units(subset, items)
-        missing = set(known) - set(load_verdicts(subset, items, VERIFICATION_DIR))
+        verdicts = load_verdicts(subset, items, VERIFICATION_DIR)
+        missing = set(known) - set(verdicts)
         assert not missing, f"{subset}: {len(missing)} units without a verdict, e.g. {sorted(missing, key=str)[:3]}"
+        assert set(verdicts) == set(known)  # nothing extra either (load_verdicts rejects unknown units)
+
+
+def test_docs_counts_match_the_verdict_files(finqa_items, conv_items):
+    from tw_fin_eval.verification.verdicts import counts_markdown
+
+    covs = {s: coverage(s, items, load_verdicts(s, items, VERIFICATION_DIR))
+            for s, items in (("finqa", finqa_items), ("convfinqa", conv_items))}
+    doc = (REPO / "docs" / "VERIFICATION.md").read_text(encoding="utf-8")
+    block = doc.split("<!-- counts:begin -->\n", 1)[1].split("<!-- counts:end -->", 1)[0]
+    assert block == counts_markdown(covs), (
+        "docs/VERIFICATION.md counts are stale: paste `python -m tw_fin_eval verify-check --all --markdown`")

@@ -9,27 +9,39 @@ from pathlib import Path
 from tw_fin_eval import paths
 from tw_fin_eval.sources import load_subset
 from tw_fin_eval.verification.locate_cli import common_options
-from tw_fin_eval.verification.verdicts import STATUSES, VERIFIED_SUBSETS, coverage, load_verdicts
+from tw_fin_eval.verification.verdicts import (
+    STATUSES,
+    VERIFIED_SUBSETS,
+    counts_markdown,
+    coverage,
+    load_verdicts,
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     common_options(parser)
     parser.add_argument("--all", action="store_true", help="check every verified subset (ignores --subset)")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print only the counts tables of docs/VERIFICATION.md (after validating)")
 
 
 def main(args: argparse.Namespace) -> int:
     root = paths.sources_dir(args.sources)
+    covs = {}
     for subset in VERIFIED_SUBSETS if args.all else [args.subset]:
         items = load_subset(subset, root)
         verdicts = load_verdicts(subset, items, Path(args.verification))
-        cov = coverage(subset, items, verdicts)
+        cov = covs[subset] = coverage(subset, items, verdicts)
+        if args.markdown:
+            continue
         print(f"{subset}: {cov.line()}")
         for status in STATUSES[1:]:
             for (s, reason), n in sorted(cov.reasons.items()):
                 if s == status:
                     print(f"  {status:<13} {reason:<24} {n:>5}")
-        seconds = [v for v in verdicts.values() if v.second_read]
-        if seconds:
-            disagree = sum(1 for v in seconds if not v.second_read["agree"])  # type: ignore[index]
-            print(f"  second reads {len(seconds)}, disagreements {disagree} ({disagree / len(seconds):.1%})")
+        if cov.second_reads:
+            print(f"  second reads {cov.second_reads}, disagreements {cov.disagreements} "
+                  f"({cov.disagreements / cov.second_reads:.1%})")
+    if args.markdown:
+        print(counts_markdown(covs), end="")
     return 0

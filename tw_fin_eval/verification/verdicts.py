@@ -251,6 +251,8 @@ class Coverage:
     total: int
     status: Counter
     reasons: Counter  # (status, reason) → count
+    second_reads: int = 0
+    disagreements: int = 0  # second reads with agree false
 
     @property
     def done(self) -> int:
@@ -263,7 +265,27 @@ class Coverage:
 
 def coverage(subset: str, items: list[SourceItem], verdicts: dict[tuple[str, int | None], Verdict]) -> Coverage:
     return Coverage(len(units(subset, items)), Counter(v.status for v in verdicts.values()),
-                    Counter((v.status, v.reason) for v in verdicts.values() if v.reason))
+                    Counter((v.status, v.reason) for v in verdicts.values() if v.reason),
+                    sum(1 for v in verdicts.values() if v.second_read),
+                    sum(1 for v in verdicts.values() if v.second_read and not v.second_read["agree"]))
+
+
+SUBSET_NAMES = {"finqa": "FinQA-TW", "convfinqa": "ConvFinQA-TW"}
+
+
+def counts_markdown(covs: dict[str, Coverage]) -> str:
+    """The counts tables of docs/VERIFICATION.md (`verify-check --all --markdown` prints them)."""
+    lines = ["| subset | units | read | verified | fixed | unanswerable | second reads | disagreements |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for subset, c in covs.items():
+        lines.append(f"| {SUBSET_NAMES[subset]} | {c.total:,} | {c.done:,} | {c.status['verified']:,} | "
+                     f"{c.status['fixed']:,} | {c.status['unanswerable']:,} | {c.second_reads:,} | {c.disagreements:,} |")
+    lines += ["", "| reason | " + " | ".join(f"{SUBSET_NAMES[s]} {st}" for s in covs for st in ("fixed", "unanswerable"))
+              + " |", "| --- |" + " ---: |" * (2 * len(covs))]
+    for reason in REASONS:
+        cells = [str(c.reasons[(st, reason)]) for c in covs.values() for st in ("fixed", "unanswerable")]
+        lines.append(f"| {reason} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 # ---- the build step -------------------------------------------------------------------------------------
