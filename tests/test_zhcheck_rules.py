@@ -87,7 +87,8 @@ def test_capital_tiers_in_chinese_numerals():
 
 
 def test_multiset_counts_repeated_numerals():
-    (f,) = missing_numerals("a decrease of -32 ( 32 )", "減少 -32")
+    # two separate mentions of the same figure (not FinQA's parenthesised repeat) both count
+    (f,) = missing_numerals("a decrease of 32 in 2012 and of 32 in 2013", "2012 年及 2013 年各減少 32")
     assert "「32」" in f.message and "原文 2 次，譯文 1 次" in f.message
 
 
@@ -462,3 +463,21 @@ def test_extra_allow_keeps_answer_format_english():
     zh = "答案請以 $ 6.8 billion 的形式表示"
     assert rules_of(check_translation(en, zh)) == ["convention"]
     assert check_translation(en, zh, extra_allow=["billion"]) == []
+
+
+@pytest.mark.parametrize("en, zh, missing", [
+    # FinQA's parenthesised repeat is written once in prose (glossary §1 rule 17)
+    ("net revenue decreased by $ 191 million , or 9% ( 9 % ) , in 2012", "2012 年淨營收減少 1.91 億美元，或 9%", []),
+    ("yields of 2.50% ( 2.50 % ) and 2.36% ( 2.36 % )", "收益率為 2.50% 及 2.36%", []),
+    ("a loss of -32 ( 32 ) in 2012", "於 2012 年虧損 32", []),
+    # both copies may still be kept
+    ("volatility of 27% ( 27 % )", "波動率 27% ( 27 % )", []),
+    # the figure itself must survive, and a parenthesis that is no repeat counts on its own
+    ("net revenue decreased by $ 191 million , or 9% ( 9 % ) , in 2012", "2012 年淨營收減少 1.91 億美元", ["9"]),
+    ("rates of 2.5% ( 3.5 % )", "利率為 2.5%", ["3.5"]),
+    ("a loss of -32 ( 32 ) in 2012", "於 2012 年虧損", ["32"]),
+])
+def test_parenthesised_repeat_counts_once(en, zh, missing):
+    from tw_fin_eval.zhcheck.rules import missing_numerals
+
+    assert [f.found for f in missing_numerals(en, zh)] == missing

@@ -425,6 +425,11 @@ def _blank_latin1_codes(en: str) -> str:
     return _LATIN1_CODE_RE.sub(lambda m: " " * len(m.group()), en)
 
 
+# "21% ( 21 % )" / "-32 ( 32 )": group 2 is the repeat
+_EN_DUP_RE = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*%\s*\(\s*-?(\d[\d,]*(?:\.\d+)?)\s*%\s*\)"
+                        r"|(?<![\w.])-(\d[\d,]*(?:\.\d+)?)\s*\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)")
+
+
 def _en_numeral_matches(en: str) -> list[re.Match[str]]:
     """The numerals of an English text that must survive, as matches over the text with FinQA's Latin-1
     codes blanked (same length, so positions are those of `en`), without FinQA's OCR artefacts."""
@@ -444,6 +449,15 @@ def _en_numeral_matches(en: str) -> list[re.Match[str]]:
                     if re.fullmatch(r"[a-z]*\s+", en[matches[lo].end():matches[hi].start()]):
                         exempt[i] = changed = True
                         break
+    # FinQA repeats a signed figure in parentheses ("21% ( 21 % )", "-32 ( 32 )"); prose writes it once
+    # (glossary §1 rule 17), so the parenthesised repeat is no numeral of its own
+    for dup in _EN_DUP_RE.finditer(en):
+        first, repeat = (1, 2) if dup.group(1) is not None else (3, 4)
+        if _norm_numeral(dup.group(first)) != _norm_numeral(dup.group(repeat)):
+            continue
+        for i, m in enumerate(matches):
+            if m.start() == dup.start(repeat):
+                exempt[i] = True
     return [m for m, skip in zip(matches, exempt) if not skip]
 
 
