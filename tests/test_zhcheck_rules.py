@@ -481,3 +481,18 @@ def test_parenthesised_repeat_counts_once(en, zh, missing):
     from tw_fin_eval.zhcheck.rules import missing_numerals
 
     assert [f.found for f in missing_numerals(en, zh)] == missing
+
+
+@pytest.mark.parametrize("en, zh, missing", [
+    # a list shares the scale word of its last item; FinQA's hyphenated OCR "mil- lion" is a scale word
+    ("employees purchased 1.8 , 1.9 , and 2.0 million shares", "員工購買了 180 萬股、190 萬股及 200 萬股", []),
+    ("net sales for 2006 of $ 496 mil- lion were higher", "2006 年銷貨淨額為 4.96 億美元", []),
+    ("costs of $ 5 and $ 7 million", "成本 500 萬美元及 700 萬美元", []),
+    # a wrong value in the list is still caught
+    ("employees purchased 1.8 , 1.9 , and 2.0 million shares", "員工購買了 180 萬股、19 萬股及 200 萬股", ["1.9"]),
+    ("net sales for 2006 of $ 496 mil- lion were higher", "2006 年銷貨淨額為 49.6 億美元", ["496"]),
+])
+def test_scale_words_shared_by_a_list_and_ocr_hyphenation(en, zh, missing):
+    from tw_fin_eval.zhcheck.rules import missing_numerals
+
+    assert [f.found for f in missing_numerals(en, zh)] == missing

@@ -482,8 +482,11 @@ def _glued_date(num: str, have: Counter[str]) -> bool:
 # English scale words after a numeral: "5.9 billion", "$ 42.5 million", "$5.9bn", "$42.5M", "300k"
 _EN_SCALES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12,
               "mn": 6, "mm": 6, "bn": 9, "k": 3, "m": 6, "b": 9}
-_EN_SCALE_AFTER_RE = re.compile(r"\s*(thousand|million|billion|trillion)s?\b|\s?(mn|mm|bn)\b|([kmb])\b",
-                                re.IGNORECASE | re.ASCII)
+_EN_SCALE_AFTER_RE = re.compile(r"\s*(thousand|million|billion|trillion|mil-\s*lion|bil-\s*lion)s?\b|\s?(mn|mm|bn)\b"
+                                r"|([kmb])\b", re.IGNORECASE | re.ASCII)
+# the rest of a list whose last item carries the scale: "1.8 , 1.9 , and 2.0 million" (each in millions)
+_EN_LIST_TAIL_RE = re.compile(r"(?:\s*(?:,|and|or|to|-)\s*(?:and\s+)?\$?\s*\d[\d,]*(?:\.\d+)?)+(?=\s*(?:thousand|million|"
+                              r"billion|trillion)s?\b)", re.IGNORECASE | re.ASCII)
 # a text's unit statement: "( in millions )", "dollars in thousands" scales its bare numerals
 _EN_UNIT_RE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE | re.ASCII)
 # Chinese scales (powers of ten); longest first so 十億 is not read as 十 + 億
@@ -539,8 +542,11 @@ def _en_values(en: str, m: re.Match[str], unit_scales: tuple[int, ...]) -> set:
     num = _decimal(_norm_numeral(m.group()))
     values = {num}
     after = _EN_SCALE_AFTER_RE.match(en, m.end())
+    if not after:
+        tail = _EN_LIST_TAIL_RE.match(en, m.end())
+        after = _EN_SCALE_AFTER_RE.match(en, tail.end()) if tail else None
     if after:
-        word = next(g for g in after.groups() if g)
+        word = re.sub(r"-\s*", "", next(g for g in after.groups() if g))
         values.add(num * 10 ** _EN_SCALES[word.lower()])
     else:
         values.update(num * 10 ** s for s in unit_scales)
