@@ -470,6 +470,7 @@ def test_extra_allow_keeps_answer_format_english():
     ("net revenue decreased by $ 191 million , or 9% ( 9 % ) , in 2012", "2012 年淨營收減少 1.91 億美元，或 9%", []),
     ("yields of 2.50% ( 2.50 % ) and 2.36% ( 2.36 % )", "收益率為 2.50% 及 2.36%", []),
     ("a loss of -32 ( 32 ) in 2012", "於 2012 年虧損 32", []),
+    ("switching the 201c4.50% ( 201c4.50 % ) notes 201d", "將「4.50% 票據」換掉", []),
     # both copies may still be kept
     ("volatility of 27% ( 27 % )", "波動率 27% ( 27 % )", []),
     # the figure itself must survive, and a parenthesis that is no repeat counts on its own

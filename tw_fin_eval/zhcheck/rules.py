@@ -426,7 +426,7 @@ def _blank_latin1_codes(en: str) -> str:
 
 
 # "21% ( 21 % )" / "-32 ( 32 )": group 2 is the repeat
-_EN_DUP_RE = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*%\s*\(\s*-?(\d[\d,]*(?:\.\d+)?)\s*%\s*\)"
+_EN_DUP_RE = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*%\s*\(\s*-?(?:201[cd])?(\d[\d,]*(?:\.\d+)?)\s*%\s*\)"
                         r"|(?<![\w.])-(\d[\d,]*(?:\.\d+)?)\s*\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)")
 
 
