@@ -489,6 +489,8 @@ def test_parenthesised_repeat_counts_once(en, zh, missing):
     ("employees purchased 1.8 , 1.9 , and 2.0 million shares", "員工購買了 180 萬股、190 萬股及 200 萬股", []),
     ("net sales for 2006 of $ 496 mil- lion were higher", "2006 年銷貨淨額為 4.96 億美元", []),
     ("costs of $ 5 and $ 7 million", "成本 500 萬美元及 700 萬美元", []),
+    # an OCR code between the figure and its scale word ("$ 5 2022 billion" is "$ 5 billion")
+    ("an increase of $ 5 2022 billion", "增加 50 億美元", []),
     # a wrong value in the list is still caught
     ("employees purchased 1.8 , 1.9 , and 2.0 million shares", "員工購買了 180 萬股、19 萬股及 200 萬股", ["1.9"]),
     ("net sales for 2006 of $ 496 mil- lion were higher", "2006 年銷貨淨額為 49.6 億美元", ["496"]),
