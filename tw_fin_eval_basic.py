@@ -2,7 +2,7 @@
 
 datasets ≥ 4 no longer runs loading scripts from the Hub, so the public release is parquet + a generated card
 (`tw-fin-eval release`). This builder exposes the same typed configs (features from
-tw_fin_eval.features, configs from tw_fin_eval.configs) for local use; the release writes the same rows
+tw_fin_eval.features, configs from the subset registry tw_fin_eval.subsets) for local use; the release writes the same rows
 with the same features (tests/test_builder.py checks that they agree). It works when instantiated directly:
 
     from tw_fin_eval_basic import TwFinEvalBasic
@@ -22,12 +22,12 @@ from pathlib import Path
 
 import datasets
 
-from tw_fin_eval.configs import CONFIGS
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.features import features_for, project
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.paths import DATA_DIR
 from tw_fin_eval.release.validate import record_errors
+from tw_fin_eval.subsets import DEFAULT_SUBSET, SUBSETS
 
 _HOMEPAGE = "https://huggingface.co/datasets/APMIC/tw_fin_eval_basic"
 _LICENSE = "Derivative of FinQA/ConvFinQA (MIT), FinChain (Apache-2.0), Finance Agent Benchmark (MIT; CC BY 4.0 per the paper); see LICENSES.md"
@@ -46,7 +46,7 @@ def _data_dir() -> Path:
 
 def _configs() -> list[TwFinEvalConfig]:
     out = []
-    for c in CONFIGS.values():
+    for c in SUBSETS.values():
         if c.optional and not (_data_dir() / c.data_file).is_file():
             continue  # FinLLM450 / FinSearchComp appear only when their data file exists
         out.append(TwFinEvalConfig(name=c.name, version=datasets.Version("0.1.0"), description=c.description,
@@ -59,7 +59,7 @@ class TwFinEvalBasic(datasets.GeneratorBasedBuilder):
 
     BUILDER_CONFIG_CLASS = TwFinEvalConfig
     BUILDER_CONFIGS = _configs()
-    DEFAULT_CONFIG_NAME = "finqa"
+    DEFAULT_CONFIG_NAME = DEFAULT_SUBSET
 
     def _info(self) -> datasets.DatasetInfo:
         return datasets.DatasetInfo(
@@ -83,7 +83,7 @@ class TwFinEvalBasic(datasets.GeneratorBasedBuilder):
         # Same checks as the release: a wrong-typed field is reported with file, line and id instead of
         # being nulled by project() or failing inside Arrow without saying which record.
         features = self.info.features
-        config = CONFIGS[self.config.name]
+        config = SUBSETS[self.config.name]
         for lineno, record in iter_jsonl(path):
             errors = record_errors(record, config, features)
             if errors:

@@ -106,36 +106,31 @@ def release_ranks() -> dict[str, int]:
 
 def build_record(spec: TemplateSpec, seed: int, problem: Problem,
                  ranks: dict[str, int] | None = None) -> dict[str, Any]:
-    from tw_fin_eval.prompts import finchain_messages  # stdlib-only module of the main package
+    from tw_fin_eval.prompts import finchain_messages  # stdlib-only modules of the main package
+    from tw_fin_eval.schema import base_record
 
     for step in problem.steps:
         if not math.isfinite(step.value):
             raise ValueError(f"template {spec.template_id} seed {seed}: step {step.label!r} is {step.value}")
-    return {
-        "id": record_id(spec, seed, ranks),
-        "dataset": DATASET,
-        "source": {**SOURCE, "orig_id": f"{spec.template_id}:{seed}"},
-        "category": DOMAINS[spec.domain],
-        "subcategory": spec.topic,
-        "task_type": "numeric_cot",
-        "difficulty": spec.difficulty,
-        "lang": "zh-TW",
-        "question": problem.question,
-        "context": {"table": None, "evidence": [], "setting": None},
-        "answer": _answer_display(problem),
-        "answer_value": problem.answer_value,
-        "answer_text": problem.answer_text,
-        "answer_decimals": problem.answer_decimals,
-        "program": None,
-        "solution": problem.solution,
-        "steps": [{"label": s.label, "value": s.value} for s in problem.steps],
-        "answer_type": problem.answer_type,
-        "template_id": spec.template_id,
-        "seed": seed,
-        "messages": finchain_messages(problem.question, problem.answer_type),
-        "original_en": None,
-        "meta": dict(META),
-    }
+    return base_record(
+        id=record_id(spec, seed, ranks),
+        dataset=DATASET,
+        source={**SOURCE, "orig_id": f"{spec.template_id}:{seed}"},
+        category=DOMAINS[spec.domain],
+        subcategory=spec.topic,
+        task_type="numeric_cot",
+        difficulty=spec.difficulty,
+        question=problem.question,
+        answer=_answer_display(problem),
+        answer_value=problem.answer_value,
+        answer_text=problem.answer_text,
+        answer_decimals=problem.answer_decimals,
+        extra={"solution": problem.solution, "steps": [{"label": s.label, "value": s.value} for s in problem.steps],
+               "answer_type": problem.answer_type, "template_id": spec.template_id, "seed": seed},
+        messages=finchain_messages(problem.question, problem.answer_type),
+        original_en=None,
+        meta=dict(META),
+    )
 
 
 def generate_records(seeds: int = 10, topics: Iterable[str] | None = None,

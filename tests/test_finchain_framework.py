@@ -19,10 +19,10 @@ REPO = Path(__file__).resolve().parent.parent
 GENERATE = REPO / "finchain_tw_templates" / "generate.py"
 
 
-def test_topic_package_loads_what_exists_and_only_skips_missing_modules():
+def test_topic_package_loads_every_topic_module_in_domain_order():
     on_disk = {p.stem for p in (REPO / "finchain_tw_templates" / "topics").glob("*.py")} - {"__init__"}
     assert set(topics.LOADED) == on_disk & set(topics.TOPIC_MODULES)
-    assert set(topics.LOADED) | set(topics.MISSING) == set(topics.TOPIC_MODULES)
+    assert set(topics.LOADED) == on_disk == set(topics.TOPIC_MODULES)  # no topic module is left out
     assert list(topics.TOPIC_MODULES) == list(core.DOMAINS)
 
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from tests.test_finllm450_synth import LAYOUT, ROWS, SHEET, write_workbook
-from tw_fin_eval import finllm450 as conv
 from tw_fin_eval import prompts
 from tw_fin_eval.cli import main as cli_main
+from tw_fin_eval.sources import finllm450 as conv
 
 REPO = Path(__file__).resolve().parent.parent
 BLANK_POINTS = ("評分重點", "評分重點空白", "補上評分重點（目前以參考答案評分；補上後可改為逐條評分）")

@@ -19,8 +19,8 @@ import pytest
 
 openpyxl = pytest.importorskip("openpyxl")
 
-from tw_fin_eval import finllm450 as conv  # noqa: E402
 from tw_fin_eval.errors import InputError  # noqa: E402
+from tw_fin_eval.sources import finllm450 as conv  # noqa: E402
 
 SHEET = "FinLLM450 題庫"
 # (group header or None, sub header); a None group means the sub header cell is merged down over both rows

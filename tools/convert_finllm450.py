@@ -4,7 +4,7 @@
 Usage: python tools/convert_finllm450.py --xlsx "FinLLM 450 評測訓練題.xlsx" [--sheet NAME]
            [--out data/finllm450.jsonl] [--issues FinLLM450_資料問題清單.csv]
 Needs openpyxl (pip install openpyxl). Exit status: 0 written, 2 bad input (nothing written).
-Same as `tw-fin-eval convert-finllm450`; see tw_fin_eval/finllm450.py for the accepted headers."""
+Same as `tw-fin-eval convert-finllm450`; see tw_fin_eval/sources/finllm450/ for the accepted headers."""
 
 import sys
 from pathlib import Path

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from tw_fin_eval import paths
-from tw_fin_eval.configs import CONFIGS
+from tw_fin_eval import subsets as registry
+from tw_fin_eval.finding import Issue
 from tw_fin_eval.jsonl import atomic_writer, write_jsonl
-from tw_fin_eval.overlay import Issue, check_overlay, load_overlays
-from tw_fin_eval.records import RECORD_BUILDERS
-from tw_fin_eval.sources import SUBSETS, load_subset
+from tw_fin_eval.overlay import check_overlay, load_overlays
+from tw_fin_eval.subsets.spec import TRANSLATED, SubsetSpec
 from tw_fin_eval.verification.verdicts import apply_verdicts
 
 MANIFEST = "build_manifest.json"
@@ -53,11 +53,13 @@ class SubsetResult:
         return text
 
 
-def build_subset(subset: str, sources: Path, translations: Path, verification: Path | None = None) -> SubsetResult:
-    items = load_subset(subset, sources)
-    overlays = load_overlays(subset, items, translations)
-    res = SubsetResult(subset, SUBSETS[subset].dataset, len(items))
-    make = RECORD_BUILDERS[subset]
+def build_subset(subset: str | SubsetSpec, sources: Path, translations: Path,
+                 verification: Path | None = None) -> SubsetResult:
+    """A translated subset: English items + overlays → the items whose overlay is complete and rule-clean."""
+    spec = registry.get_spec(subset) if isinstance(subset, str) else subset
+    items = spec.load_source(sources)
+    overlays = load_overlays(spec, items, translations)
+    res = SubsetResult(spec.name, spec.dataset, len(items), units=spec.units, verb=spec.verb)
     for item in items:
         reason = item.fields.get("ungrounded")
         if reason:
@@ -67,59 +69,47 @@ def build_subset(subset: str, sources: Path, translations: Path, verification: P
         if ov is None:
             res.untranslated += 1
             continue
-        issues = check_overlay(subset, item, ov)
+        issues = check_overlay(spec, item, ov)
         if issues:
             res.failing.extend(issues)
             res.failing_ids.append(item.source_id)
             continue
-        res.records.append(make(item, ov))
+        res.records.append(spec.finish(spec.make_record(item, ov), item))
     # record post-processing: gold verdicts (gold_status, corrected gold); bad verdict files stop the build
-    gold = apply_verdicts(subset, items, res.records, verification or paths.VERIFICATION_DIR)
+    gold = apply_verdicts(spec.name, items, res.records, verification or paths.VERIFICATION_DIR)
     if gold is not None:
         res.extra["gold"] = gold.line()
-    if subset == "convfinqa":
-        res.units = "conversations"
-        done = sum(len(r["turns"]) for r in res.records)
-        total = sum(len(it.fields["turns"]) for it in items)
-        res.extra["turns"] = f"{done:,}/{total:,}"
+    if spec.summary_extra is not None:
+        res.extra.update(spec.summary_extra(res.records, items))
     return res
 
 
-def build_finchain() -> SubsetResult | None:
-    try:
-        from finchain_tw_templates.generate import generate_records
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("finchain_tw_templates"):
-            return None
-        raise
-    records = generate_records(seeds=10)
-    res = SubsetResult("finchain", "FinChain-TW", len(records), records=records, verb="generated from our templates")
-    return res
-
-
-def build_finsearchcomp(sources: Path) -> SubsetResult | None:
-    """FinSearchComp is not translated: its records come straight from the source (optional config,
-    never in hf_release/). Skipped when the source folder is absent."""
-    if not (sources / "finsearchcomp").is_dir():
+def produce_subset(spec: SubsetSpec, sources: Path) -> SubsetResult | None:
+    """A generated or original subset (no overlays); None when its generator or source is absent here."""
+    records = spec.produce(sources)
+    if records is None:
         return None
-    from tw_fin_eval.sources.finsearchcomp import build_records
-
-    records = build_records(sources)
-    return SubsetResult("finsearchcomp", "FinSearchComp", len(records), records=records,
-                        verb="loaded (original zh-CN/en; not in the zh-TW release)")
+    records = [spec.finish(r) for r in records]
+    return SubsetResult(spec.name, spec.dataset, len(records), records=records, units=spec.units, verb=spec.verb)
 
 
 def run_build(sources: Path, translations: Path, out_dir: Path, *, subsets: list[str] | None = None,
               finchain: bool = True, verification: Path | None = None) -> list[SubsetResult]:
-    results = [build_subset(s, sources, translations, verification) for s in (subsets or list(SUBSETS))]
-    if finchain and subsets is None:
-        for extra in (build_finchain(), build_finsearchcomp(sources)):
-            if extra is not None:
-                results.append(extra)
+    """Assemble every subset (or only the named translated ones), then write data/ and the manifest.
+    `finchain=False` skips the subsets that need no overlays (generated and original ones)."""
+    if subsets is None:
+        chosen = [s for s in registry.built() if finchain or s.kind == TRANSLATED]
+    else:
+        chosen = [registry.get_spec(n) for n in subsets]
+    results = []
+    for spec in chosen:
+        res = (build_subset(spec, sources, translations, verification) if spec.kind == TRANSLATED
+               else produce_subset(spec, sources))
+        if res is not None:
+            results.append(res)
     # everything assembled: now write (each file atomically)
-    files = {name: cfg.data_file for name, cfg in CONFIGS.items()}
     for res in results:
-        write_jsonl(out_dir / files[res.subset], res.records)
+        write_jsonl(out_dir / registry.get_spec(res.subset).data_file, res.records)
     manifest = {
         res.subset: {
             "dataset": res.dataset, "total": res.total, "kept": res.kept, "translated": len(res.records),
@@ -139,7 +129,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verification", default=str(paths.VERIFICATION_DIR),
                         help="gold verdict folder (default: %(default)s)")
     parser.add_argument("--out", default=str(paths.DATA_DIR), help="output folder (default: %(default)s)")
-    parser.add_argument("--subset", action="append", choices=list(SUBSETS),
+    parser.add_argument("--subset", action="append", choices=[s.name for s in registry.translated()],
                         help="build only these subsets (repeatable; FinChain is skipped then)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when any overlay fails a rule")
     parser.add_argument("--show-failures", type=int, default=20, metavar="N",

@@ -1,7 +1,11 @@
 """The schema layer every part of the package shares (standard library only): one status enum, one
 numeric `Tolerance` default, one think-splitter, the `(id, turn)` unit expansion, and `answer_matches`
 — the single question "would the scorer accept this answer for this gold?" that the source adapters ask
-when they choose a gold display string and the scorer asks when it scores a model answer.
+when they choose a gold display string and the scorer asks when it scores a model answer — and the
+unified record (docs/FORMATS.md §1): its TypedDicts and `base_record(...)`, the one constructor every
+producer (the subsets' record factories, the FinChain-TW generator, the FinLLM450 converter, the
+FinSearchComp adapter) builds its records with, so the common fields are spelled once, in one key order.
+The typed `datasets.Features` that mirror these types live in tw_fin_eval/features.py (they need `datasets`).
 
 Nothing here knows a subset by name; task types are looked up through the scorer registry.
 """
@@ -13,7 +17,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 
 class Status(str, enum.Enum):
@@ -168,3 +172,103 @@ def gold_display(human: str | None, gold_value: float, *, questions: Iterable[st
     from tw_fin_eval.scoring import match
 
     return match.gold_display(human, gold_value, questions=questions)
+
+
+# ---- records ---------------------------------------------------------------------------------------------------
+class Source(TypedDict):
+    name: str
+    paper: str | None
+    orig_id: str
+    url: str | None
+    license: str
+
+
+class Context(TypedDict):
+    table: list[list[str]] | None
+    evidence: list[str]
+    setting: str | None
+
+
+class Message(TypedDict):
+    role: str  # system / user / assistant
+    content: str
+
+
+class Meta(TypedDict):
+    translation: str
+    review_status: str
+    version: str
+
+
+class Record(TypedDict, total=False):
+    """The common fields of every record; each subset adds its own (turns, rubric, steps, options, …)."""
+
+    id: str
+    dataset: str
+    source: Source
+    category: str
+    subcategory: str | None
+    task_type: str
+    difficulty: str | None
+    lang: str
+    question: str
+    context: Context
+    answer: Any  # the gold as shown (str), or option codes (FinLLM450 mcq: list[str])
+    answer_value: float | None
+    answer_text: str | None
+    program: str | None
+    messages: list[Message]
+    original_en: dict[str, Any] | None
+    meta: Meta
+
+
+# the common fields in the order every data file writes them (subset fields go between `program` and
+# `messages`; `original_en` and `meta` close the record)
+COMMON_FIELDS = ("id", "dataset", "source", "category", "subcategory", "task_type", "difficulty", "lang",
+                 "question", "context", "answer", "answer_value", "answer_text", "program", "messages", "meta")
+
+_ABSENT: Any = object()
+
+
+def empty_context() -> Context:
+    """The context of a question without a table or evidence."""
+    return {"table": None, "evidence": [], "setting": None}
+
+
+def base_record(*, id: str, dataset: str, source: Source | dict[str, Any], category: str,
+                subcategory: str | None, task_type: str, question: str, messages: list[Message] | list[dict],
+                meta: Meta | dict[str, Any], lang: str = "zh-TW", difficulty: str | None = None,
+                context: Context | dict[str, Any] | None = None, answer: Any = None,
+                answer_value: float | None = None, answer_text: str | None = None, answer_decimals: Any = _ABSENT,
+                program: str | None = None, extra: dict[str, Any] | None = None, original_en: Any = _ABSENT,
+                tail: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One record with the common fields in their fixed order.
+
+    `answer_decimals` (the rounding a question asks for; FinChain-TW) follows `answer_text` when given;
+    `extra` (subset fields) goes between `program` and `messages`; `original_en` (when given, even None)
+    between `messages` and `meta`; `tail` after `meta` (FinSearchComp keeps its upstream fields there)."""
+    record: dict[str, Any] = {
+        "id": id,
+        "dataset": dataset,
+        "source": source,
+        "category": category,
+        "subcategory": subcategory,
+        "task_type": task_type,
+        "difficulty": difficulty,
+        "lang": lang,
+        "question": question,
+        "context": empty_context() if context is None else context,
+        "answer": answer,
+        "answer_value": answer_value,
+        "answer_text": answer_text,
+    }
+    if answer_decimals is not _ABSENT:
+        record["answer_decimals"] = answer_decimals
+    record["program"] = program
+    record.update(extra or {})
+    record["messages"] = messages
+    if original_en is not _ABSENT:
+        record["original_en"] = original_en
+    record["meta"] = meta
+    record.update(tail or {})
+    return record

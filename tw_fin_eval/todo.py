@@ -12,26 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from tw_fin_eval import paths
+from tw_fin_eval import subsets as registry
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import dumps
 from tw_fin_eval.overlay import load_overlays
-from tw_fin_eval.sources import SUBSETS, load_subset
+from tw_fin_eval.sources import load_subset
 from tw_fin_eval.sources.base import SourceItem
 
 
 def english_overlay(item: SourceItem) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": item.source_id}
-    if item.subset in ("finqa", "financeagent"):
-        out["question"] = item.question
-    if item.subset == "convfinqa":
-        out["turns"] = [t["question_en"] for t in item.fields["turns"]]
-    if item.subset in ("finqa", "convfinqa"):
-        out["table"] = item.table
-        out["evidence"] = {e.key: e.text for e in item.text_evidence}
-    if item.subset == "financeagent":
-        out["answer"] = item.fields["answer"]
-        out["rubric"] = [r["criteria"] for r in item.fields["rubric"]]
-    return out
+    """The English of one item in its overlay's shape (the subset's OverlaySpec.english), keyed by id."""
+    return {"id": item.source_id, **registry.get_spec(item.subset).overlay.english(item)}
 
 
 def parse_range(text: str) -> tuple[int, int]:
@@ -46,7 +37,7 @@ def parse_range(text: str) -> tuple[int, int]:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--subset", required=True, choices=list(SUBSETS))
+    parser.add_argument("--subset", required=True, choices=[s.name for s in registry.translated()])
     parser.add_argument("--range", default=None, help="1-based item positions in the official order, e.g. 51-150")
     parser.add_argument("--missing", action="store_true", help="only items without an overlay yet")
     parser.add_argument("--sources", help="English source folder")

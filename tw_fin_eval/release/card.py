@@ -15,11 +15,12 @@ from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
 from tw_fin_eval import DATA_VERSION
-from tw_fin_eval.configs import ConfigInfo
+from tw_fin_eval.subsets import DEFAULT_SUBSET
+from tw_fin_eval.subsets.spec import SubsetSpec
 
 TEMPLATE_PATH = Path(__file__).with_name("card_template.md")
 DEFAULT_REPO_ID = "APMIC/tw_fin_eval_basic"
-DEFAULT_CONFIG = "finqa"
+DEFAULT_CONFIG = DEFAULT_SUBSET
 SPLIT = "test"
 PARQUET_NAME = "test-00000-of-00001.parquet"
 PRETTY_NAME = "tw_fin_eval_basic：台灣金融評測集基礎能力版"
@@ -29,23 +30,6 @@ LANGUAGE_DETAILS = ["zh-TW", "en-US"]
 TAGS = ["finance", "taiwan", "traditional-chinese", "zh-TW", "evaluation", "benchmark", "numerical-reasoning"]
 LICENSE_NAME = "tw-fin-eval-basic-derivative"
 LICENSE_LINK = "LICENSES.md"
-UPSTREAM = {
-    "finqa": ("FinQA test", "https://github.com/czyssrs/FinQA"),
-    "convfinqa": ("ConvFinQA dev", "https://github.com/czyssrs/ConvFinQA"),
-    "finchain": ("FinChain (taxonomy; our own templates)", "https://arxiv.org/abs/2506.02515"),
-    "financeagent": ("Finance Agent Benchmark v1 public", "https://github.com/vals-ai/finance-agent"),
-}
-# Short descriptions without counts: every number on the card is measured, never typed in.
-DESCRIPTIONS = {
-    "finqa": "FinQA 測試集的台灣繁中版：根據財報表格與證據句做數值推理（單題）。"
-             "*FinQA test set in Taiwan Chinese: numerical reasoning over a financial table and evidence sentences.*",
-    "convfinqa": "ConvFinQA 開發集的台灣繁中版：針對同一份表格的多輪數值對話，第 k 輪帶入前面各輪的標準答案。"
-                 "*ConvFinQA dev set in Taiwan Chinese: multi-turn numerical conversations over one table.*",
-    "finchain": "FinChain-TW：依 FinChain 分類自行撰寫的繁中模板產生的逐步財務計算題，附機器可讀的中間步驟數值。"
-                "*Step-by-step financial calculations from our own zh-TW templates, with machine-readable intermediate steps.*",
-    "financeagent": "Finance Agent Benchmark 公開集的台灣繁中版：關於美國公司申報文件的開放題，附參考答案與評分要點；"
-                    "此處以 closed-book 評測。*Open questions about U.S. filings with a reference answer and rubric; closed-book here.*",
-}
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 
 
@@ -53,7 +37,7 @@ _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 class ConfigStats:
     """What the card says about one config, all measured from its records."""
 
-    config: ConfigInfo
+    config: SubsetSpec
     items: int
     upstream: int | None = None  # source items (from data/build_manifest.json), when known
     task_types: Counter = field(default_factory=Counter)
@@ -66,41 +50,13 @@ class ConfigStats:
         return f"data/{self.config.name}/{SPLIT}-*"
 
 
-def _counts(counter: Counter, order: list[str] | None = None) -> str:
-    keys = order or [k for k, _ in counter.most_common()]
-    return "、".join(f"{k} {counter[k]:,}" for k in keys if counter.get(k))
-
-
-def measure(config: ConfigInfo, records: list[dict[str, Any]], manifest: dict[str, Any] | None) -> ConfigStats:
+def measure(config: SubsetSpec, records: list[dict[str, Any]], manifest: dict[str, Any] | None) -> ConfigStats:
     stats = ConfigStats(config, len(records), task_types=Counter(r.get("task_type") for r in records))
     entry = (manifest or {}).get(config.name) or {}
     if isinstance(entry.get("kept"), int):
         stats.upstream = entry["kept"]
-    d = stats.details
-    if config.name == "finqa":
-        d.append(f"證據設定 evidence setting：{_counts(Counter((r.get('context') or {}).get('setting') for r in records))}")
-        d.append(f"計算類型 subcategory：{_counts(Counter(r.get('subcategory') for r in records))}")
-        yes_no = sum(1 for r in records if r.get("answer_value") is None)
-        d.append(f"是非題 yes/no items（answer_value = null）：{yes_no:,}")
-    elif config.name == "convfinqa":
-        turns = sum(len(r.get("turns") or []) for r in records)
-        d.append(f"對話 conversations：{len(records):,}，輪數 turns：{turns:,}")
-        d.append(f"對話型態 subcategory：{_counts(Counter(r.get('subcategory') for r in records))}")
-        yes_no = sum(1 for r in records for t in r.get("turns") or [] if t.get("answer_value") is None)
-        d.append(f"是非題輪數 yes/no turns：{yes_no:,}")
-    elif config.name == "finchain":
-        domains = Counter(r.get("category") for r in records)
-        topics = {r.get("subcategory") for r in records}
-        templates = {r.get("template_id") for r in records}
-        seeds = {r.get("seed") for r in records}
-        d.append(f"領域 domains：{len(domains)}（{_counts(domains)}）；主題 topics：{len(topics)}；"
-                 f"模板 templates：{len(templates)}；種子 seeds：{len(seeds)}")
-        d.append(f"難度 difficulty：{_counts(Counter(r.get('difficulty') for r in records), ['基礎', '中級', '進階'])}")
-        d.append(f"答案類型 answer_type：{_counts(Counter(r.get('answer_type') for r in records))}")
-    elif config.name == "financeagent":
-        d.append(f"題型 question types：{_counts(Counter(r.get('subcategory') for r in records))}")
-        crit = Counter(c.get("operator") for r in records for c in r.get("rubric") or [])
-        d.append(f"評分要點 rubric criteria：{_counts(crit)}")
+    if config.card is not None and config.card.details is not None:
+        stats.details.extend(config.card.details(records))
     return stats
 
 
@@ -150,7 +106,7 @@ def render_body(stats: list[ConfigStats], *, repo_id: str, generated: str, templ
     text = template if template is not None else TEMPLATE_PATH.read_text(encoding="utf-8")
     rows = []
     for s in stats:
-        src, url = UPSTREAM.get(s.config.name, (s.config.dataset, ""))
+        src, url = s.config.card.upstream if s.config.card else (s.config.dataset, "")
         upstream = f"{s.upstream:,}" if s.upstream is not None else "—"
         rows.append(f"| `{s.config.name}` | {s.config.dataset} | {s.items:,} | {upstream} | "
                     f"{', '.join(f'`{t}`' for t in s.task_types)} | [{src}]({url}) |")
@@ -162,7 +118,7 @@ def render_body(stats: list[ConfigStats], *, repo_id: str, generated: str, templ
                     + "。*Some subsets are still being translated; only finished, rule-checked items are included.*")
     details = []
     for s in stats:
-        details.append(f"**{s.config.dataset}**（`{s.config.name}`）：{DESCRIPTIONS.get(s.config.name, s.config.description)}\n")
+        details.append(f"**{s.config.dataset}**（`{s.config.name}`）：{s.config.card.description if s.config.card else s.config.description}\n")
         details.extend(f"- {line}" for line in s.details)
         details.append("")
     citations = "\n\n".join(f"```bibtex\n{s.config.citation}\n```" for s in stats if s.config.citation)

@@ -10,8 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tw_fin_eval import paths
-from tw_fin_eval.configs import RELEASE_CONFIGS
+from tw_fin_eval import paths, subsets
 from tw_fin_eval.release.card import DEFAULT_REPO_ID
 
 
@@ -20,7 +19,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=str(paths.RELEASE_DIR), help="release folder to write (default: %(default)s)")
     parser.add_argument("--repo-id", default=DEFAULT_REPO_ID,
                         help="Hub dataset id the card's usage examples name (default: %(default)s)")
-    parser.add_argument("--config", action="append", metavar="NAME", choices=[c.name for c in RELEASE_CONFIGS],
+    parser.add_argument("--config", action="append", metavar="NAME", choices=[c.name for c in subsets.released()],
                         help="release only these configs (repeatable; a partial release, e.g. for testing)")
     parser.add_argument("--no-check-zh", action="store_true", help="skip the (non-fatal) zh-TW rule check summary")
 

@@ -27,15 +27,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tw_fin_eval import paths
-from tw_fin_eval.configs import CONFIGS
+from tw_fin_eval import paths, subsets
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import atomic_writer, iter_jsonl
 
 DEFAULT_SIZE = 346
 DEFAULT_SEED = 1
 OUT_NAME = "人工抽審表_review_sample.csv"
-SUBSETS = ("finqa", "convfinqa", "financeagent")  # the translated subsets, in sheet order
+SUBSETS = tuple(s.name for s in subsets.reviewed())  # the translated subsets, in sheet order
 CELL_LIMIT = 32_000  # Excel refuses cells over 32,767 characters
 COLUMNS = [
     "序號 No", "子集 Subset", "id", "原始 id Source id", "類別 Category", "子類別 Subcategory",
@@ -75,25 +74,15 @@ def largest_remainder(total: int, weights: dict[str, int]) -> dict[str, int]:
 
 def source_strata(sources: Path) -> dict[str, Counter]:
     """Full population per stratum, from the English sources (ungrounded items left out as in the build)."""
-    from tw_fin_eval.records import program_kind
-    from tw_fin_eval.sources import load_subset
-    from tw_fin_eval.sources.financeagent import QUESTION_TYPES
-
     out: dict[str, Counter] = {}
-    for subset in SUBSETS:
-        items = [it for it in load_subset(subset, sources) if not it.fields.get("ungrounded")]
-        if subset == "finqa":
-            names = [program_kind(it.fields["program"]) for it in items]
-        elif subset == "convfinqa":
-            names = ["雙題組合" if it.fields["conv_type"] == "double" else "單題拆解" for it in items]
-        else:
-            names = [QUESTION_TYPES[it.fields["question_type"]] for it in items]
-        out[subset] = Counter(names)
+    for spec in subsets.reviewed():
+        items = [it for it in spec.load_source(sources) if not it.fields.get("ungrounded")]
+        out[spec.name] = Counter(spec.review_stratum(it) for it in items)
     return out
 
 
 def _read(data_dir: Path, subset: str) -> list[dict[str, Any]]:
-    path = data_dir / CONFIGS[subset].data_file
+    path = data_dir / subsets.get_spec(subset).data_file
     if not path.is_file():
         return []
     return [rec for _, rec in iter_jsonl(path)]
@@ -191,7 +180,7 @@ def draw(data_dir: Path, *, size: int = DEFAULT_SIZE, seed: int = DEFAULT_SEED,
             st.taken = take
             strata.append(st)
     order = {s: i for i, s in enumerate(SUBSETS)}
-    subset_of = {CONFIGS[s].dataset: s for s in SUBSETS}
+    subset_of = {subsets.get_spec(s).dataset: s for s in SUBSETS}
     picked.sort(key=lambda r: (order.get(subset_of.get(r.get("dataset"), ""), 99), r["id"]))
     return picked, strata
 
@@ -225,7 +214,7 @@ def main(args: argparse.Namespace) -> int:
     for s in SUBSETS:
         mine = [st for st in strata if st.subset == s]
         quota, taken = sum(st.quota for st in mine), sum(st.taken for st in mine)
-        line = f"{CONFIGS[s].dataset:<16} {taken:>4}/{quota} rows"
+        line = f"{subsets.get_spec(s).dataset:<16} {taken:>4}/{quota} rows"
         short = [st for st in mine if st.shortfall]
         if short:
             line += " — short: " + ", ".join(f"{st.name} {st.shortfall}" for st in short)

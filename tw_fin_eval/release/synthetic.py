@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tw_fin_eval.configs import CONFIGS
 from tw_fin_eval.jsonl import write_jsonl
+from tw_fin_eval.subsets import get_spec
 
 META = {"translation": "synthetic test record", "review_status": "unreviewed", "version": "0.1"}
 SYSTEM = "你是一位嚴謹的台灣財務分析師。最後一行務必以「答案：<數值>」的格式寫出最終答案。"
@@ -148,5 +148,5 @@ def write_synthetic_data(folder: Path, counts: dict[str, int] | None = None) -> 
     out = {}
     for name, make in makers.items():
         out[name] = make(counts[name])
-        write_jsonl(Path(folder) / CONFIGS[name].data_file, out[name])
+        write_jsonl(Path(folder) / get_spec(name).data_file, out[name])
     return out

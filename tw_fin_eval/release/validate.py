@@ -13,10 +13,11 @@ from typing import Any
 import datasets
 from datasets import List, Value
 
-from tw_fin_eval.configs import CONFIGS, ConfigInfo
+from tw_fin_eval import subsets
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.features import features_for
 from tw_fin_eval.jsonl import iter_jsonl
+from tw_fin_eval.subsets.spec import SubsetSpec
 
 # Fields that must hold a value in every record (the rest may be null). Prompts and ids are what the
 # runner and scorer key on: a null here would only fail much later.
@@ -64,7 +65,7 @@ def value_errors(value: Any, feature: Any, where: str) -> list[str]:
     return []
 
 
-def record_errors(record: dict[str, Any], config: ConfigInfo, features: datasets.Features) -> list[str]:
+def record_errors(record: dict[str, Any], config: SubsetSpec, features: datasets.Features) -> list[str]:
     errors = value_errors(record, features, "")
     for key in REQUIRED:
         if key in record and record[key] in (None, "", []):
@@ -85,7 +86,7 @@ def undeclared_fields(records: Iterable[dict[str, Any]], features: datasets.Feat
     return sorted(seen - set(features))
 
 
-def load_records(data_dir: Path, config: ConfigInfo) -> list[dict[str, Any]]:
+def load_records(data_dir: Path, config: SubsetSpec) -> list[dict[str, Any]]:
     """Read and validate one config's data file. Missing or empty file, bad JSON, a wrong type, a
     duplicate id: InputError naming the file and line (the CLI exits 2, nothing is written)."""
     path = Path(data_dir) / config.data_file
@@ -109,8 +110,8 @@ def load_records(data_dir: Path, config: ConfigInfo) -> list[dict[str, Any]]:
     return records
 
 
-def config_named(name: str) -> ConfigInfo:
+def config_named(name: str) -> SubsetSpec:
     try:
-        return CONFIGS[name]
+        return subsets.get_spec(name)
     except KeyError:
-        raise InputError(f"unknown config {name!r}; known: {', '.join(CONFIGS)}") from None
+        raise InputError(f"unknown config {name!r}; known: {', '.join(subsets.SUBSETS)}") from None

@@ -5,7 +5,6 @@ internal is in the folder, and the zh-TW rule checker finds nothing in the relea
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +14,8 @@ from datasets.info import DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard
 
-from tw_fin_eval.configs import CONFIGS, RELEASE_CONFIGS
+from tw_fin_eval import subsets
 from tw_fin_eval.features import features_for
-from tw_fin_eval.jsonl import write_jsonl
 from tw_fin_eval.release.card import SPLIT
 from tw_fin_eval.release.validate import record_errors
 from tw_fin_eval.release.writer import LICENSES, forbidden_files
@@ -55,10 +53,10 @@ def verify_release(root: Path, *, allow_partial: bool = False) -> list[str]:
         problems.append(f"{root}/{LICENSES}: missing")
     problems.extend(f"{root}/{bad}" for bad in forbidden_files(root))
 
-    wanted = {c.name for c in RELEASE_CONFIGS}
+    wanted = {c.name for c in subsets.released()}
     present = set(metadata)
     for name in sorted(present - wanted):
-        why = "never public" if name in CONFIGS else "unknown config"
+        why = "never public" if name in subsets.SUBSETS else "unknown config"
         problems.append(f"README.md: config {name!r} declared ({why})")
     missing = sorted(wanted - present)
     if missing and not allow_partial:
@@ -88,7 +86,7 @@ def verify_release(root: Path, *, allow_partial: bool = False) -> list[str]:
             problems.append(f"{name}: the card says {expected} rows, the parquet files hold {rows}")
         seen: set[str] = set()
         for i, row in enumerate(release_rows(root, name)):
-            errs = record_errors(row, CONFIGS[name], declared)
+            errs = record_errors(row, subsets.SUBSETS[name], declared)
             if row.get("id") in seen:
                 errs.append("duplicate id")
             seen.add(row.get("id"))
@@ -101,16 +99,10 @@ def verify_release(root: Path, *, allow_partial: bool = False) -> list[str]:
 
 def zh_findings(root: Path) -> list[str]:
     """check-zh over every released record (the same rules as `tw-fin-eval check-zh data/`)."""
-    from tw_fin_eval.zhcheck.cli import check_jsonl
+    from tw_fin_eval.zhcheck.records import check_records
 
     out: list[str] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for c in RELEASE_CONFIGS:
-            rows = release_rows(Path(root), c.name)
-            if not rows:
-                continue
-            path = Path(tmp) / f"{c.name}.jsonl"
-            write_jsonl(path, rows)
-            for issue in check_jsonl(path):
-                out.append(f"{c.name} id={issue.item_id} field={issue.field} [{issue.rule}] {issue.message}: {issue.text!r}")
+    for c in subsets.released():
+        for issue in check_records(release_rows(Path(root), c.name)):
+            out.append(f"{c.name} id={issue.item_id} field={issue.field} [{issue.rule}] {issue.message}: {issue.text!r}")
     return out

@@ -16,13 +16,14 @@ from pathlib import Path
 
 import datasets
 
-from tw_fin_eval.configs import CONFIGS, RELEASE_CONFIGS, ConfigInfo
+from tw_fin_eval import subsets
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.features import features_for, project
 from tw_fin_eval.paths import REPO_ROOT
 from tw_fin_eval.release.card import DEFAULT_REPO_ID, PARQUET_NAME, SPLIT, ConfigStats, measure, render_card
 from tw_fin_eval.release.standalone import make_standalone
 from tw_fin_eval.release.validate import load_records, undeclared_fields
+from tw_fin_eval.subsets.spec import SubsetSpec
 
 CODE_DIR = "code"
 CODE_TREES = ("tw_fin_eval", "metrics", "tools")  # copied under code/ so tools/*.py find the package
@@ -33,8 +34,8 @@ MANIFEST = "build_manifest.json"
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", ".ruff_cache", "*.egg-info", ".*")
 # A loading script named after the repo makes datasets ≥ 4 refuse the whole repo.
 FORBIDDEN_SCRIPTS = ("tw_fin_eval_basic.py",)
-# Internal or non-zh-TW subsets and internal review files never go public.
-FORBIDDEN_MARKERS = ("finllm450", "finsearchcomp", "人工抽審表", "資料問題清單")
+# Internal or non-zh-TW subsets (every subset not in the release) and internal review files never go public.
+FORBIDDEN_MARKERS = (*(s.name for s in subsets.SUBSETS.values() if not s.in_release), "人工抽審表", "資料問題清單")
 
 
 def forbidden_files(root: Path) -> list[str]:
@@ -47,7 +48,7 @@ def forbidden_files(root: Path) -> list[str]:
         name = p.name.lower()
         if name in FORBIDDEN_SCRIPTS:
             bad.append(f"{rel} (a loading script named after the repo: datasets refuses to load it)")
-        elif rel.startswith("data/") and not any(rel.startswith(f"data/{c.name}/") for c in RELEASE_CONFIGS):
+        elif rel.startswith("data/") and not any(rel.startswith(f"data/{c.name}/") for c in subsets.released()):
             bad.append(f"{rel} (not a release config)")
         elif p.suffix in {".jsonl", ".parquet", ".xlsx", ".csv", ".json"} and any(m in name for m in FORBIDDEN_MARKERS):
             bad.append(f"{rel} (internal or non-release data)")
@@ -143,10 +144,10 @@ def _release_date() -> str:
     return moment.date().isoformat()
 
 def write_release(data_dir: Path, out_dir: Path, *, repo_id: str = DEFAULT_REPO_ID,
-                  configs: Iterable[ConfigInfo] | None = None, repo_root: Path = REPO_ROOT,
+                  configs: Iterable[SubsetSpec] | None = None, repo_root: Path = REPO_ROOT,
                   today: str | None = None, log=print) -> list[ConfigStats]:
     data_dir, out_dir, repo_root = Path(data_dir), Path(out_dir), Path(repo_root)
-    chosen = list(configs if configs is not None else RELEASE_CONFIGS)
+    chosen = list(configs if configs is not None else subsets.released())
     for c in chosen:
         if not c.in_release:
             raise InputError(f"config {c.name!r} is never part of the public release")
@@ -196,14 +197,14 @@ def write_release(data_dir: Path, out_dir: Path, *, repo_id: str = DEFAULT_REPO_
     return stats
 
 
-def config_list(names: list[str] | None) -> list[ConfigInfo] | None:
+def config_list(names: list[str] | None) -> list[SubsetSpec] | None:
     if not names:
         return None
     out = []
     for n in names:
-        if n not in CONFIGS:
-            raise InputError(f"unknown config {n!r}; release configs: {', '.join(c.name for c in RELEASE_CONFIGS)}")
-        out.append(CONFIGS[n])
+        if n not in subsets.SUBSETS:
+            raise InputError(f"unknown config {n!r}; release configs: {', '.join(c.name for c in subsets.released())}")
+        out.append(subsets.SUBSETS[n])
     return out
 
 

@@ -11,14 +11,6 @@ from typing import Any
 from tw_fin_eval.errors import InputError
 
 
-@dataclass(frozen=True)
-class Subset:
-    key: str  # finqa / convfinqa / financeagent
-    dataset: str  # FinQA-TW …
-    module: str
-    data_file: str  # file name under data/
-
-
 @dataclass
 class Evidence:
     key: str  # "text_N" (N-th sentence of pre_text + post_text) or "table_N" (row N of the table)

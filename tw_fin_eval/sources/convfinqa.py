@@ -21,8 +21,6 @@ from tw_fin_eval.sources.base import (
 PAPER = "arXiv 2210.03849"
 URL = "https://github.com/czyssrs/ConvFinQA"
 LICENSE = "MIT"
-EXPECTED_CONVERSATIONS = 421
-EXPECTED_TURNS = 1490
 
 
 def split_sentences(text: str) -> list[str]:

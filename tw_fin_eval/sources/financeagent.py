@@ -12,7 +12,6 @@ from tw_fin_eval.sources.base import SourceItem
 PAPER = "arXiv 2508.00828"
 URL = "https://github.com/vals-ai/finance-agent"
 LICENSE = "MIT (code and data, vals-ai/finance-agent); CC BY 4.0 per the paper"
-EXPECTED = 50
 
 # the benchmark's 9 question types → zh-TW subcategory
 QUESTION_TYPES = {

@@ -22,7 +22,6 @@ from tw_fin_eval.sources.base import (
 PAPER = "arXiv 2109.00122"
 URL = "https://github.com/czyssrs/FinQA"
 LICENSE = "MIT"
-EXPECTED = 1147
 
 _STEP = re.compile(r"(\w+)\(([^)]*)\)")
 _NUMERIC_ARG = re.compile(r"^-?\d[\d,]*(?:\.\d+)?%?$")

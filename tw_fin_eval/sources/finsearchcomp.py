@@ -32,6 +32,7 @@ from typing import Any
 
 from tw_fin_eval import DATA_VERSION
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.schema import base_record
 
 DATASET = "FinSearchComp"
 FOLDER = "finsearchcomp"
@@ -149,30 +150,24 @@ def build_records(root: str | Path) -> list[dict[str, Any]]:
                              item_id=f"row {index} ({row['prompt_id']!r}, {row['label']!r})")
         seen[rid] = index
         reference = reference_of(row)
-        out.append({
-            "id": rid,
-            "dataset": DATASET,
-            "source": {"name": DATASET, "paper": PAPER, "orig_id": f"{row['prompt_id']}|{row['label']}",
-                       "url": URL, "license": LICENSE},
-            "category": f"{task}_{TASKS[task]}",
-            "subcategory": region,
-            "task_type": "open_judge",
-            "difficulty": None,
-            "lang": REGIONS[region][1],
-            "question": row["prompt"],
-            "context": {"table": None, "evidence": [], "setting": None},
-            "answer": reference,
-            "answer_value": None,
-            "answer_text": None,
-            "program": None,
-            "messages": [{"role": "user", "content": row["prompt"]}],
-            "meta": {"translation": "none (upstream text: Simplified Chinese / English)",
-                     "review_status": "upstream", "version": DATA_VERSION},
-            "task": task,
-            "region": region,
-            "requires_tools": True,
-            **{name: row[name] for name in UPSTREAM_FIELDS},
-        })
+        out.append(base_record(
+            id=rid,
+            dataset=DATASET,
+            source={"name": DATASET, "paper": PAPER, "orig_id": f"{row['prompt_id']}|{row['label']}",
+                    "url": URL, "license": LICENSE},
+            category=f"{task}_{TASKS[task]}",
+            subcategory=region,
+            task_type="open_judge",
+            lang=REGIONS[region][1],
+            question=row["prompt"],
+            answer=reference,
+            messages=[{"role": "user", "content": row["prompt"]}],
+            meta={"translation": "none (upstream text: Simplified Chinese / English)",
+                  "review_status": "upstream", "version": DATA_VERSION},
+            # the upstream fields under their own names, after ours
+            tail={"task": task, "region": region, "requires_tools": True,
+                  **{name: row[name] for name in UPSTREAM_FIELDS}},
+        ))
     return out
 
 

@@ -17,10 +17,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tw_fin_eval import paths
+from tw_fin_eval import subsets as registry
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.finding import Issue
 from tw_fin_eval.jsonl import iter_jsonl
-from tw_fin_eval.overlay import OVERLAY_FIELDS, Issue, check_overlay, load_overlays
-from tw_fin_eval.sources import SUBSETS, load_subset
+from tw_fin_eval.overlay import Overlay, check_overlay, load_overlays, validate_structure
+from tw_fin_eval.sources import load_subset
+from tw_fin_eval.zhcheck.records import is_record, record_issues
+from tw_fin_eval.zhcheck.rules import check_zh
 
 
 def _expand(targets: list[str]) -> Iterator[Path]:
@@ -41,26 +45,26 @@ def _overlay_subset(path: Path) -> str | None:
     if path.suffix != ".jsonl":
         return None
     parent = path.resolve().parent
-    if parent.name in SUBSETS and parent.parent.name == "translations":
+    names = {s.name for s in registry.translated()}
+    if parent.name in names and parent.parent.name == "translations":
         return parent.name
     for _, first in iter_jsonl(path):
         if "id" not in first or "dataset" in first or "response" in first:
             return None
         keys = set(first) - {"id", "note"}
-        for subset, fields in OVERLAY_FIELDS.items():
-            if keys == set(fields):
-                return subset
+        for spec in registry.translated():
+            if keys == set(spec.overlay.fields):
+                return spec.name
         return None
     return None
 
 
 def check_overlay_file(path: Path, subset: str, sources: Path, _cache: dict = {}) -> list[Issue]:  # noqa: B006
-    if subset not in _cache:
-        _cache[subset] = load_subset(subset, sources)
-    items = _cache[subset]
+    key = (subset, str(sources))
+    if key not in _cache:
+        _cache[key] = load_subset(subset, sources)
+    items = _cache[key]
     by_id = {it.source_id: it for it in items}
-    from tw_fin_eval.overlay import Overlay, validate_structure
-
     issues: list[Issue] = []
     seen: dict[str, int] = {}
     for lineno, obj in iter_jsonl(path):
@@ -76,69 +80,29 @@ def check_overlay_file(path: Path, subset: str, sources: Path, _cache: dict = {}
     return issues
 
 
-def _record_issues(path: Path, lineno: int, rec: dict) -> list[Issue]:
-    from tw_fin_eval.zhcheck.rules import check_translation, check_zh, table_issues
-
-    out: list[Issue] = []
-    rid = rec.get("id")
-    if rec.get("lang", "zh-TW") != "zh-TW":
-        return out  # FinSearchComp keeps its original zh-CN/en text: the zh-TW rules do not apply
-
-    def add(field: str, findings) -> None:
-        out.extend(Issue(str(path), lineno, rid, field, f.rule, f.message, f.text) for f in findings)
-
-    en = rec.get("original_en") or {}
-    ctx = rec.get("context") or {}
-    if isinstance(en.get("question"), str):
-        add("question", check_translation(en["question"], rec.get("question", "")))
-    elif rec.get("question"):
-        add("question", check_zh(rec["question"]))
-    if en.get("table") and ctx.get("table"):
-        add("context.table", table_issues(en["table"], ctx["table"]))
-    for k, (e, z) in enumerate(zip(en.get("evidence") or [], ctx.get("evidence") or [])):
-        if isinstance(e, dict) and not str(e.get("key", "")).startswith("table_"):
-            add(f"context.evidence[{k}]", check_translation(e.get("text", ""), z))
-    for k, (q_en, t) in enumerate(zip(en.get("questions") or [], rec.get("turns") or [])):
-        add(f"turns[{k}].question", check_translation(q_en, t.get("question", "")))
-    # only FinanceAgent's reference answer is a translation; elsewhere `answer` is a gold value (FinQA keeps
-    # its human answer string in original_en.answer for reference, not as the English of `answer`)
-    if rec.get("task_type") == "open_rubric_agent" and isinstance(en.get("answer"), str) and isinstance(rec.get("answer"), str):
-        add("answer", check_translation(en["answer"], rec["answer"]))
-    for k, (r_en, r) in enumerate(zip(en.get("rubric") or [], rec.get("rubric") or [])):
-        add(f"rubric[{k}]", check_translation(r_en.get("criteria", ""), r.get("criteria", "")))
-    for field in ("solution",):
-        if isinstance(rec.get(field), str):
-            add(field, check_zh(rec[field]))
-    return out
-
-
 def check_jsonl(path: Path) -> list[Issue]:
-    from tw_fin_eval.zhcheck.rules import check_zh
-
     issues: list[Issue] = []
     for lineno, obj in iter_jsonl(path):
-        if "dataset" in obj and ("original_en" in obj or "messages" in obj):
-            issues.extend(_record_issues(path, lineno, obj))
+        if is_record(obj):
+            issues.extend(record_issues(obj, path=path, line=lineno))
         elif "response" in obj:
             for field in ("response", "reasoning"):
                 if isinstance(obj.get(field), str):
-                    issues.extend(Issue(str(path), lineno, obj.get("id"), field, f.rule, f.message, f.text)
+                    issues.extend(Issue.of(f, path=path, line=lineno, item_id=obj.get("id"), field=field)
                                   for f in check_zh(obj[field]))
         else:
             text = json.dumps(obj, ensure_ascii=False)
-            issues.extend(Issue(str(path), lineno, obj.get("id"), "(line)", f.rule, f.message, f.text)
+            issues.extend(Issue.of(f, path=path, line=lineno, item_id=obj.get("id"), field="(line)")
                           for f in check_zh(text))
     return issues
 
 
 def check_text_file(path: Path) -> list[Issue]:
-    from tw_fin_eval.zhcheck.rules import check_zh
-
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError as exc:
         raise InputError(f"not valid UTF-8 ({exc.reason})", path=path) from None
-    return [Issue(str(path), n, None, "(text)", f.rule, f.message, f.text)
+    return [Issue.of(f, path=path, line=n, item_id=None, field="(text)")
             for n, line in enumerate(lines, 1) for f in check_zh(line)]
 
 

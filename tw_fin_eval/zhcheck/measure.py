@@ -69,16 +69,16 @@ class Pair:
 
 
 def overlay_pairs(sources: str | None) -> list[Pair]:
+    from tw_fin_eval import subsets
     from tw_fin_eval.overlay import load_overlays, pairs
-    from tw_fin_eval.sources import load_subset
 
     root = paths.sources_dir(sources)
     out = []
-    for subset in ("finqa", "convfinqa", "financeagent"):
-        items = load_subset(subset, root)
+    for spec in subsets.translated():
+        items = spec.load_source(root)
         by_id = {it.source_id: it for it in items}
-        for sid, ov in load_overlays(subset, items, paths.TRANSLATIONS_DIR).items():
-            out.extend(Pair(p.en, p.zh, p.in_table) for p in pairs(subset, by_id[sid], ov))
+        for sid, ov in load_overlays(spec, items, paths.TRANSLATIONS_DIR).items():
+            out.extend(Pair(p.en, p.zh, p.in_table) for p in pairs(spec, by_id[sid], ov))
     return out
 
 

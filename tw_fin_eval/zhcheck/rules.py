@@ -24,23 +24,12 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from tw_fin_eval.finding import Finding
 from tw_fin_eval.glossary import Glossary, load_glossary
 
 RULES = ("simplified", "prc_term", "numeral_missing", "table_shape", "table_cell", "english_residue", "convention")
 _CONTEXT = 20  # characters of context each side of an offending span (Finding.text ≤ 60 chars)
-
-
-@dataclass(frozen=True)
-class Finding:
-    rule: str      # one of RULES
-    message: str   # names the problem and the fix, e.g. 中國用語「質量」→ 臺灣用「品質」
-    text: str      # the offending snippet with a little context (≤ 60 characters)
-    # structured parts of the message, so callers need not parse it: the offending string exactly
-    # (「杠杆」, a missing numeral "334", an English run) and the suggested replacement ("" if none)
-    found: str = ""
-    fix: str = ""
 
 
 def _glossary() -> Glossary:
@@ -681,16 +670,17 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
         if word.lower().rstrip(".") in allowed:
             continue
         findings.append(Finding("convention", f"英文月份「{word}」留在譯文：寫成「12 月 31 日」的形式",
-                                _snippet(zh, m.start(), m.end()), found=word))
+                                _snippet(zh, m.start(), m.end()), found=word, code="month_name"))
     for m in _DATE_RE.finditer(zh):
         if _DATE_TIGHT_RE.search(m.group()):
             fixed = re.sub(r"\s*(\d+)\s*", r" \1 ", m.group()).strip()
             findings.append(Finding("convention", f"日期的數字前後要留空格：「{m.group()}」→「{fixed}」",
-                                    _snippet(zh, m.start(), m.end(), 8), found=m.group(), fix=fixed))
+                                    _snippet(zh, m.start(), m.end(), 8), found=m.group(), fix=fixed,
+                                    code="date_spacing"))
     if in_table:
         for m in _TABLE_TO_RE.finditer(zh):
             findings.append(Finding("convention", "表格區間的「to」請譯為「至」", _snippet(zh, m.start(), m.end()),
-                                    found="to", fix="至"))
+                                    found="to", fix="至", code="table_to"))
     for req, patterns in _required_index(glossary):
         # a one-word English phrase kept in the zh-TW is untranslated (million → 百萬); longer phrases
         # left in English are the residue rule's business
@@ -702,7 +692,8 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
                     continue  # an allowed token (VIE after 變動利益個體) is kept on purpose
                 keep = "（散文可改寫成億／萬，數值須相等）" if re.fullmatch(r"[mb]illions?", m.group(), re.I) else ""
                 findings.append(Finding("convention", f"「{m.group()}」未翻譯：譯為「{req.must}」{keep}",
-                                        _snippet(zh, m.start(), m.end()), found=m.group(), fix=req.must))
+                                        _snippet(zh, m.start(), m.end()), found=m.group(), fix=req.must,
+                                        code="untranslated_term"))
         if en is None or not req.forbidden_forms:
             continue
         mentions = sum(len(pat.findall(en)) for pat in patterns)
@@ -722,7 +713,8 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
             start = zh.find(bad)
             if start >= 0:  # one finding per rendering: 「第 1 類資本」, not also 「第 1 類」 inside it
                 findings.append(Finding("convention", f"「{req.phrases[0]}」應譯為「{req.must}」，不可用「{bad}」",
-                                        _snippet(zh, start, start + len(bad)), found=bad, fix=req.must))
+                                        _snippet(zh, start, start + len(bad)), found=bad, fix=req.must,
+                                        code="required_rendering"))
                 break
     return findings
 
@@ -738,12 +730,12 @@ def table_issues(en_table: list[list[str]], zh_table: list[list[str]]) -> list[F
     findings = []
     if len(en_table) != len(zh_table):
         findings.append(Finding("table_shape", f"表格列數不同：原文 {len(en_table)} 列，譯文 {len(zh_table)} 列",
-                                f"rows {len(en_table)} → {len(zh_table)}"))
+                                f"rows {len(en_table)} → {len(zh_table)}", code="table_rows"))
     for r, (en_row, zh_row) in enumerate(zip(en_table, zh_table)):
         if len(en_row) != len(zh_row):
             findings.append(Finding("table_shape",
                                     f"第 {r} 列欄數不同：原文 {len(en_row)} 欄，譯文 {len(zh_row)} 欄",
-                                    " | ".join(zh_row)[:60]))
+                                    " | ".join(zh_row)[:60], code="table_columns"))
             continue
         for c, (en_cell, zh_cell) in enumerate(zip(en_row, zh_row)):
             if not _LATIN_RE.search(en_cell):
@@ -753,7 +745,7 @@ def table_issues(en_table: list[list[str]], zh_table: list[list[str]]) -> list[F
                                             zh_cell[:60], found=zh_cell, fix=en_cell))
                 continue
             for f in check_translation(en_cell, zh_cell, in_table=True):
-                findings.append(Finding(f.rule, f"第 {r} 列第 {c} 欄：{f.message}", f.text, f.found, f.fix))
+                findings.append(Finding(f.rule, f"第 {r} 列第 {c} 欄：{f.message}", f.text, f.found, f.fix, f.code))
     return findings
 
 
@@ -776,7 +768,7 @@ def check_translation(en: str, zh: str, *, in_table: bool = False, extra_allow: 
     # words the convention rule already reports are not reported again as English residue
     residue_allow = extra + list(_MONTHS) + [m.capitalize() for m in _MONTHS]
     residue_allow += _kept_english_words(_glossary())
-    if in_table and any("「to」" in f.message for f in conventions):
+    if in_table and any(f.code == "table_to" for f in conventions):
         residue_allow += ["to", "TO", "To"]
     return (find_simplified(zh) + find_prc_terms(zh) + missing_numerals(en, zh)
             + find_english_residue(zh, extra_allow=residue_allow) + conventions)

@@ -1,0 +1,197 @@
+"""Reading the FinLLM 450 workbook: choose the sheet, find the header row by its contents (aliases,
+two-level headers, merged cells), return the non-blank rows keyed by canonical header
+(the accepted headers are listed in tw_fin_eval/sources/finllm450/__init__.py)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tw_fin_eval.errors import InputError
+
+HEADER_SEARCH_ROWS = 15
+
+# canonical name → (aliases, required)
+HEADERS: dict[str, tuple[tuple[str, ...], bool]] = {
+    "序號": (("序號", "流水號", "NO", "NO."), True),
+    "題號": (("題號", "原題號", "題目編號", "題目代號"), True),
+    "能力": (("能力", "能力類別", "能力別", "四大能力", "能力分類"), True),
+    "科目": (("科目", "子類別", "科目/子類別", "專業科目", "科目別", "科目類別"), True),
+    "題型": (("題型", "題目類型"), True),
+    "題目": (("題目", "題目內容", "題幹", "問題"), True),
+    "選項": (("選項", "選項內容"), False),
+    "正確答案": (("正確答案", "標準答案", "答案", "參考答案"), True),
+    "APMIC 最終回覆": (("APMIC最終回覆", "APMIC回覆", "最終回覆"), True),
+    "訓練思維鏈": (("訓練思維鏈", "思維鏈", "COT"), True),
+    "評分重點": (("評分重點", "評分要點"), False),
+    "銀行團審題意見": (("銀行團審題意見", "審題意見", "銀行團意見"), True),
+    "是否須修正": (("是否須修正", "須修正", "是否需修正", "需修正"), True),
+}
+
+
+def _header_keys(text: str) -> set[str]:
+    t = re.sub(r"\s+", "", unicodedata.normalize("NFKC", str(text))).upper().strip(":*")
+    no_note = re.sub(r"[(\[【〔《<][^)\]】〕》>]*[)\]】〕》>]", "", t).strip(":*")
+    no_brackets = re.sub(r"[()\[\]【】〔〕《》<>「」『』]", "", t).strip(":*")
+    return {k for k in (t, no_note, no_brackets) if k}
+
+
+_ALIAS: dict[str, str] = {}
+for _canon, (_aliases, _req) in HEADERS.items():
+    for _a in _aliases:
+        for _k in _header_keys(_a):
+            _ALIAS.setdefault(_k, _canon)
+
+
+def header_name(text: Any) -> str | None:
+    """The canonical header a header cell names, or None.
+
+    >>> header_name(" 題型（選擇題／短答題／案例題） "), header_name("【APMIC】最終回覆"), header_name("科目／子類別")
+    ('題型', 'APMIC 最終回覆', '科目')
+    """
+    if text is None:
+        return None
+    for key in sorted(_header_keys(str(text)), key=len, reverse=True):
+        if key in _ALIAS:
+            return _ALIAS[key]
+    return None
+
+
+def cell_text(value: Any) -> str | None:
+    """A cell as text: numbers without a spurious .0, Excel's _x000D_ and CRLF cleaned, blank → None."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).replace("_x000D_", "").replace("\r\n", "\n").replace("\r", "\n").strip()
+    return text or None
+
+
+
+@dataclass
+class Row:
+    excel_row: int
+    cells: dict[str, Any]  # canonical header → raw cell value
+
+
+@dataclass
+class Sheet:
+    path: str
+    title: str
+    columns: dict[str, int]  # canonical header → 0-based column index
+    header_row: int  # 1-based
+    rows: list[Row]
+
+    def where(self, row: int, header: str) -> str:
+        from openpyxl.utils import get_column_letter
+
+        return f"sheet {self.title!r} cell {get_column_letter(self.columns[header] + 1)}{row} ({header})"
+
+
+def _grid(ws: Any) -> list[list[Any]]:
+    grid = [list(r) for r in ws.iter_rows(values_only=True)]
+    for rng in ws.merged_cells.ranges:
+        value = grid[rng.min_row - 1][rng.min_col - 1]
+        for r in range(rng.min_row - 1, min(rng.max_row, len(grid))):
+            for c in range(rng.min_col - 1, min(rng.max_col, len(grid[r]))):
+                grid[r][c] = value
+    return grid
+
+
+def _row_headers(grid: list[list[Any]], r: int) -> tuple[dict[str, int], dict[str, list[int]]]:
+    """Headers named by row r (a two-level header reads 「APMIC」 + 「最終回覆」 across rows r-1 and r)."""
+    found: dict[str, list[int]] = defaultdict(list)
+    for c, value in enumerate(grid[r]):
+        lower = cell_text(value)
+        if lower is None:
+            continue
+        upper = cell_text(grid[r - 1][c]) if r > 0 and c < len(grid[r - 1]) else None
+        name = (header_name(upper + lower) if upper and upper != lower else None) or header_name(lower)
+        if name:
+            found[name].append(c)
+    return {k: v[0] for k, v in found.items()}, {k: v for k, v in found.items() if len(v) > 1}
+
+
+def _missing(columns: dict[str, int]) -> list[str]:
+    return [h for h, (_, req) in HEADERS.items() if req and h not in columns]
+
+
+def _find_header(grid: list[list[Any]]) -> tuple[int, dict[str, int]] | tuple[None, dict[str, Any]]:
+    best: dict[str, Any] = {"row": None, "columns": {}, "dups": {}}
+    for r in range(min(HEADER_SEARCH_ROWS, len(grid))):
+        columns, dups = _row_headers(grid, r)
+        if not _missing(columns) and not dups:
+            return r, columns
+        if len(columns) > len(best["columns"]):
+            best = {"row": r, "columns": columns, "dups": dups}
+    return None, best
+
+
+def _sheet_names_text(names: Sequence[str]) -> str:
+    return "、".join(repr(n) for n in names)
+
+
+def _norm_sheet(name: str) -> str:
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", name))
+
+
+def read_sheet(path: str | Path, sheet: str | None = None) -> Sheet:
+    """Open the workbook, choose the sheet, locate the header, return the non-blank rows."""
+    try:
+        import openpyxl
+    except ImportError:
+        raise InputError("openpyxl is needed to read Excel: pip install openpyxl (or pip install -e '.[excel]')",
+                         path=path) from None
+    p = Path(path)
+    if not p.is_file():
+        raise InputError("workbook not found", path=p)
+    try:
+        wb = openpyxl.load_workbook(p, data_only=True)
+    except Exception as exc:  # zipfile.BadZipFile, KeyError, InvalidFileException, …: all "not a workbook"
+        raise InputError(f"cannot read the workbook ({type(exc).__name__}: {exc})", path=p) from None
+    names = list(wb.sheetnames)
+    if sheet is None and len(names) == 1:
+        sheet = names[0]
+    if sheet is not None:
+        chosen = [n for n in names if _norm_sheet(n) == _norm_sheet(sheet)]
+        if not chosen:
+            raise InputError(f"no sheet named {sheet!r}; the workbook has {_sheet_names_text(names)}", path=p)
+        candidates = chosen[:1]
+    else:
+        candidates = names
+    located = []
+    reports = []
+    for name in candidates:
+        grid = _grid(wb[name])
+        r, info = _find_header(grid)
+        if r is not None:
+            located.append((name, grid, r, info))
+        else:
+            reports.append((name, info))
+    if sheet is None and len(located) != 1:
+        what = "no sheet has" if not located else "several sheets have"
+        raise InputError(f"{what} the expected header row; choose one with --sheet (sheets: "
+                         f"{_sheet_names_text(names)}; required headers: {'、'.join(_missing({}))})", path=p)
+    if not located:
+        name, info = reports[0]
+        if info["dups"]:
+            dup = "；".join(f"{h} in {len(cs)} columns" for h, cs in info["dups"].items())
+            raise InputError(f"sheet {name!r}: header named more than once: {dup}", path=p)
+        where = f" (best match: row {info['row'] + 1})" if info["row"] is not None else ""
+        raise InputError(f"sheet {name!r}: missing headers {'、'.join(_missing(info['columns']))}{where} "
+                         f"in the first {HEADER_SEARCH_ROWS} rows", path=p)
+    name, grid, r, columns = located[0]
+    rows = []
+    for i in range(r + 1, len(grid)):
+        cells = {h: (grid[i][c] if c < len(grid[i]) else None) for h, c in columns.items()}
+        if all(cell_text(v) is None for v in cells.values()):
+            continue  # blank or whitespace-only rows (trailing rows Excel keeps formatted)
+        rows.append(Row(i + 1, cells))
+    return Sheet(str(p), name, columns, r + 1, rows)

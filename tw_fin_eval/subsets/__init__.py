@@ -1,0 +1,57 @@
+"""The subset registry: every subset's `SubsetSpec`, in config order (the order of the card, the release,
+the builder script). To add a subset, write its spec module beside these and list it here —
+docs/ARCHITECTURE.md walks through it."""
+
+from __future__ import annotations
+
+from tw_fin_eval.subsets import convfinqa, financeagent, finchain, finllm450, finqa, finsearchcomp
+from tw_fin_eval.subsets.spec import (
+    CONVERTED,
+    GENERATED,
+    ORIGINAL,
+    TRANSLATED,
+    CardSpec,
+    OverlaySpec,
+    SubsetSpec,
+)
+
+SUBSETS: dict[str, SubsetSpec] = {
+    spec.name: spec
+    for spec in (finqa.SPEC, convfinqa.SPEC, finchain.SPEC, financeagent.SPEC, finllm450.SPEC, finsearchcomp.SPEC)
+}
+DEFAULT_SUBSET = finqa.SPEC.name  # the default config of the builder script and the card
+
+
+def get_spec(name: str) -> SubsetSpec:
+    try:
+        return SUBSETS[name]
+    except KeyError:
+        raise KeyError(f"unknown subset {name!r}; known: {', '.join(SUBSETS)}") from None
+
+
+def by_dataset(dataset: object) -> SubsetSpec | None:
+    """The spec whose records carry this `dataset` label (None for an unknown label)."""
+    return next((s for s in SUBSETS.values() if s.dataset == dataset), None)
+
+
+def translated() -> list[SubsetSpec]:
+    """Subsets built from English sources and zh-TW overlays (build --subset, translation-todo, check-zh)."""
+    return [s for s in SUBSETS.values() if s.kind == TRANSLATED]
+
+
+def built() -> list[SubsetSpec]:
+    """What a full `tw-fin-eval build` writes, in build order: the translated subsets, then the others."""
+    return translated() + [s for s in SUBSETS.values() if s.kind in (GENERATED, ORIGINAL)]
+
+
+def released() -> list[SubsetSpec]:
+    return [s for s in SUBSETS.values() if s.in_release]
+
+
+def reviewed() -> list[SubsetSpec]:
+    """Subsets the human review sheet samples, in sheet order."""
+    return [s for s in SUBSETS.values() if s.review_stratum is not None]
+
+
+__all__ = ["CONVERTED", "DEFAULT_SUBSET", "GENERATED", "ORIGINAL", "SUBSETS", "TRANSLATED", "CardSpec",
+           "OverlaySpec", "SubsetSpec", "built", "by_dataset", "get_spec", "released", "reviewed", "translated"]
