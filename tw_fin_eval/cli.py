@@ -38,7 +38,7 @@ COMMANDS: dict[str, Command] = {
                             "print the folder of the lm-evaluation-harness tasks (for lm_eval --include_path)"),
     "lm-eval-runs": Command("tw_fin_eval.integrations.lm_eval.runs_cli",
                             "turn lm-eval's logged samples into a runs file for `score`"),
-    "convert-finllm450": Command("tw_fin_eval.sources.finllm450.convert", "convert the FinLLM 450 Excel workbook to data/finllm450.jsonl"),
+    "convert-finllm450": Command("tw_fin_eval.sources.finllm450", "convert the FinLLM 450 Excel workbook to data/finllm450.jsonl"),
 }
 
 

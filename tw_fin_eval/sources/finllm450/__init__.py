@@ -3,7 +3,7 @@ turns the bank consortium's workbook 「FinLLM 450 評測訓練題.xlsx」 → `
 case_study) and `FinLLM450_資料問題清單.csv` (UTF-8 with BOM; columns 序號, 欄位, 問題, 建議修正).
 
 Modules: `workbook` (sheet, header row, rows), `options` (option and answer codes, the APMIC reply's
-conclusion), `convert` (records, the problem list, the command).
+conclusion), `converter` (records, the problem list, the command).
 
 The workbook
 ------------
@@ -64,7 +64,7 @@ answer-format conversions, APMIC disagreements / unreadable conclusions, Simplif
 / 訓練思維鏈, blank 評分重點 of short-answer and case items, 須修正 ticked without a comment.
 """
 
-from tw_fin_eval.sources.finllm450.convert import (
+from tw_fin_eval.sources.finllm450.converter import (
     ABILITIES,
     DATASET,
     TASK_TYPES,
