@@ -40,7 +40,7 @@ def test_registry_is_consistent():
 
 
 def test_a_spec_missing_what_its_kind_needs_is_refused():
-    with pytest.raises(ValueError, match="translated subset needs source, overlay and make_record"):
+    with pytest.raises(ValueError, match="translated subset needs source, id_format, overlay and make_record"):
         SubsetSpec(name="t", dataset="T", data_file="t.jsonl", description="", citation="", kind=TRANSLATED,
                    task_types=("numeric",), features=dict, in_release=False)
     with pytest.raises(ValueError, match="kind 'weird'"):
@@ -80,7 +80,7 @@ def test_base_record_order_and_every_factory_uses_it():
     # no producer spells the common fields by hand: each calls base_record
     producers = [REPO / "tw_fin_eval" / "subsets" / f"{s.name}.py" for s in subsets.translated()]
     producers += [REPO / "finchain_tw_templates" / "generate.py", REPO / "tw_fin_eval" / "sources" / "finsearchcomp.py",
-                  REPO / "tw_fin_eval" / "sources" / "finllm450" / "convert.py"]
+                  REPO / "tw_fin_eval" / "sources" / "finllm450" / "converter.py"]
     for path in producers:
         text = path.read_text(encoding="utf-8")
         assert "base_record(" in text and '"task_type":' not in text, path
@@ -105,7 +105,7 @@ def _toy_spec() -> SubsetSpec:
 
     return SubsetSpec(
         name="toy", dataset="Toy-TW", data_file="toy_tw.jsonl", description="toy", citation="", kind=TRANSLATED,
-        task_types=("numeric",), features=dict, in_release=False, source="toy_adapter",
+        task_types=("numeric",), features=dict, in_release=False, source="toy_adapter", id_format="toy-{:04d}",
         overlay=OverlaySpec(fields={"question": str}, english=lambda it: {"question": it.question},
                             pairs=lambda it, d: [Pair("question", it.question, d["question"])]),
         make_record=make_record,
