@@ -305,11 +305,17 @@ class Chain:
         if not math.isfinite(answer):
             raise ValueError(f"answer is not finite: {answer}")
         percent = display.rstrip().endswith("%")
+        currency = "US$" if "US$" in display else "NT$" if "NT$" in display else None
         decimals = asked_decimals(question)
         if decimals is None:
-            currency = "US$" if "US$" in display else "NT$" if "NT$" in display else None
             decimals = default_decimals(answer, currency)
-            question += rounding_clause(decimals, percent, currency)
+            question = add_clause(question, rounding_clause(decimals, percent, currency))
+        elif currency and decimals > 0 and default_decimals(answer, currency) == 0:
+            # the standard cents clause on an amount of a million or more: ask for whole units instead
+            cents = rounding_clause(2, False, currency)
+            if cents in question:
+                decimals = 0
+                question = question.replace(cents, rounding_clause(0, False, currency))
         gold = gold_number(answer, decimals, percent)
         return Problem(
             question=question,
@@ -385,6 +391,18 @@ def rounding_clause(decimals: int, percent: bool, currency: str | None) -> str:
         tail = "整數" + ("元" if currency == "NT$" else "") if decimals == 0 else f"小數點後第 {decimals} 位"
         return f"（請以{unit}表示，四捨五入至{tail}）"
     return "（四捨五入至整數）" if decimals == 0 else f"（四捨五入至小數點後第 {decimals} 位）"
+
+
+def add_clause(question: str, clause: str) -> str:
+    """Append an answer instruction 「（…）」; one that ends the question already is merged into it.
+
+    >>> add_clause("淨效益是多少？（虧損時為負值）", "（四捨五入至整數元）")
+    '淨效益是多少？（四捨五入至整數元，虧損時為負值）'
+    """
+    m = re.search(r"（([^（）]*)）$", question)
+    if m:
+        return question[:m.start()] + clause[:-1] + "，" + m.group(1) + "）"
+    return question + clause
 
 
 def gold_number(value: float, decimals: int, percent: bool = False) -> str:
