@@ -91,7 +91,7 @@ def split_think(text: str | None) -> tuple[str | None, str | None]:
     """
     if text is None:
         return None, None
-    if "think" not in text.lower():
+    if _THINK_TAG.search(text) is None:  # (not text.lower(): a copy of a 16 MiB reply)
         return text, None
     kept: list[str] = []
     thoughts: list[str] = []

@@ -75,6 +75,7 @@ class ChatResult:
     raw_content: str | None = None
     error_kind: str | None = None
     status: int | None = None
+    response_bytes: int = 0  # size of the reply body (the runner keeps fewer requests queued when large)
 
     @property
     def ok(self) -> bool:
@@ -286,10 +287,11 @@ class ChatClient:
                 return self._failed(_Failure(CANCELLED, "cancelled", retryable=False), start, attempts)
             attempts += 1
             try:
-                data = self._post(payload, time.monotonic() + self.timeout)
+                data, size = self._post(payload, time.monotonic() + self.timeout)
                 result = self._parse(data)
                 result.latency_s = time.monotonic() - start
                 result.attempts = attempts
+                result.response_bytes = size
                 if self.breaker is not None:
                     self.breaker.success()
                 return result
@@ -398,7 +400,7 @@ class ChatClient:
             except OSError:
                 pass
 
-    def _post(self, payload: bytes, deadline: float) -> dict:
+    def _post(self, payload: bytes, deadline: float) -> tuple[dict, int]:
         conn = self._connection()
         reused = conn.sock is not None
         conn.deadline = deadline
@@ -449,7 +451,7 @@ class ChatClient:
             wait = parse_retry_after(retry_after) if status in RETRY_AFTER_STATUSES else None
             raise _Failure(HTTP, f"HTTP {status}" + (f": {detail}" if detail else ""), status=status,
                            retry_after=wait, retryable=status in RETRY_STATUSES)
-        first = bytes(raw[:4096])
+        first, size = bytes(raw[:4096]), len(raw)
         try:
             text = raw.decode("utf-8")
             del raw  # a large reply is held once, not twice
@@ -460,7 +462,7 @@ class ChatClient:
                            f"{self.redactor.scrub(str(exc))[:120]}); body starts {start!r}") from None
         if not isinstance(data, dict):
             raise _Failure(BAD_RESPONSE, f"response is JSON {type(data).__name__}, not an object")
-        return data
+        return data, size
 
     def _read_body(self, resp: http.client.HTTPResponse, limit: int, ok: bool) -> bytearray:
         """The body, read in chunks, at most `limit` bytes. A 2xx reply over the limit is an error;

@@ -46,6 +46,7 @@ from tw_fin_eval.runner.runsfile import ExistingRun, RunsFile
 # after REFUSED_STREAK of them in a row the run stops instead of writing one error line per item
 REFUSED_STATUSES = frozenset({401, 403, 404})
 REFUSED_STREAK = 5
+LARGE_REPLY_BYTES = 1 << 20
 
 
 @dataclass
@@ -95,6 +96,8 @@ class RunSummary:
     refused: str | None = None
     refused_streak: int = 0
     breaker: str | None = None  # why the circuit breaker stopped the run
+    large_replies: bool = False  # a reply of ≥ LARGE_REPLY_BYTES was seen
+    small_replies: bool = False  # a smaller one was
     write_error: str | None = None
     exit_code: int = 0
     elapsed_s: float = 0.0
@@ -145,6 +148,25 @@ class _Signals:
     def __exit__(self, *exc: object) -> None:
         for sig, old in self._old.items():
             signal.signal(sig, old)
+
+
+def _return_freed_memory() -> None:
+    """Ask glibc to give large blocks (≥ 1 MiB: reply buffers) back to the system when freed. By default
+    its threshold rises after the first big free, and 16 MiB buffers freed in one thread's arena are then
+    kept and not reused by the others: the runner's peak memory with 8 big replies grows by half."""
+    global _MALLOC_TUNED
+    if _MALLOC_TUNED or not sys.platform.startswith("linux"):
+        return
+    _MALLOC_TUNED = True
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).mallopt(-3, 1 << 20)  # -3 = M_MMAP_THRESHOLD (malloc.h)
+    except (OSError, AttributeError):  # not glibc (musl, …): nothing to tune
+        pass
+
+
+_MALLOC_TUNED = False
 
 
 def _now_iso() -> str:
@@ -216,6 +238,7 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
     log = log if log is not None else sys.stderr
     out_stream = out_stream if out_stream is not None else sys.stdout
     _validate(cfg)
+    _return_freed_memory()
     breaker = CircuitBreaker(cfg.max_consecutive_failures)
     client = ChatClient(cfg.base_url, api_key=cfg.api_key, timeout=cfg.timeout, max_retries=cfg.max_retries,
                         backoff_base=cfg.backoff_base, backoff_max=cfg.backoff_max,
@@ -324,8 +347,13 @@ def _loop(cfg: RunConfig, client: ChatClient, runs: RunsFile, summary: RunSummar
                     print(f"\nrun: interrupted — waiting for {len(in_flight)} requests in flight "
                           "(Ctrl-C again to cancel them)", file=log, flush=True)
             if not stopping:
-                # up to twice the workers in flight, so no worker idles while this thread writes
-                while ready and len(in_flight) < 2 * cfg.concurrency:
+                # once replies prove small, up to twice the workers in flight so no worker idles while
+                # this thread writes; with large replies (or none seen yet) only one per worker: a queued
+                # request would start receiving a new big reply while the last one still waits to be
+                # written (memory: docs/RELIABILITY.md)
+                cap = 2 * cfg.concurrency if summary.small_replies and not summary.large_replies \
+                    else cfg.concurrency
+                while ready and len(in_flight) < cap:
                     task = ready.popleft()
                     in_flight[pool.submit(client.send, request_body(task.messages, settings))] = task
             if not in_flight:
@@ -356,6 +384,10 @@ def _result(fut: Future) -> ChatResult:
 
 def _finish(task: Task, result: ChatResult, cfg: RunConfig, runs: RunsFile, summary: RunSummary, progress: Progress, ready: deque[Task], waiting: dict[Key, Task],
             client: ChatClient) -> None:
+    if result.response_bytes >= LARGE_REPLY_BYTES:
+        summary.large_replies = True
+    elif result.response_bytes:
+        summary.small_replies = True
     if result.error_kind == CANCELLED:
         return
     if result.error_kind == UNREACHABLE:

@@ -134,13 +134,7 @@ class RunsFile:
         broken line for a later one to follow (the disk may have room again by then)."""
         if self._write_error is not None:
             raise self._write_error
-        line = dumps(rec)
-        if redactor:
-            line = redactor.scrub(line)
-        try:
-            data = (line + "\n").encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate that got past the client: store U+FFFD instead
-            data = (clean_text(line) + "\n").encode("utf-8")
+        data = _line_bytes(rec, redactor)
         assert self._fd is not None
         view = memoryview(data)
         try:
@@ -183,6 +177,32 @@ class RunsFile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _line_bytes(rec: dict, redactor: Redactor | None) -> bytes:
+    """`dumps(rec) + "\n"` as UTF-8, built field by field: one string of the whole line would be as wide
+    as its widest character, so a 16 MiB ASCII reply in a line with Chinese messages would take 32 MiB
+    (and a lone surrogate that got past the client becomes U+FFFD instead of failing the write)."""
+    if sum(len(v) for v in rec.values() if isinstance(v, str)) < 1 << 20:  # the usual small line: at once
+        line = dumps(rec) + "\n"
+        if redactor:
+            line = redactor.scrub(line)
+        try:
+            return line.encode("utf-8")
+        except UnicodeEncodeError:
+            return clean_text(line).encode("utf-8")
+    parts = []
+    for i, (key, value) in enumerate(rec.items()):
+        text = ("{" if i == 0 else ",") + dumps(key) + ":" + dumps(value)
+        if redactor:
+            text = redactor.scrub(text)
+        try:
+            parts.append(text.encode("utf-8"))
+        except UnicodeEncodeError:
+            parts.append(clean_text(text).encode("utf-8"))
+        del text
+    parts.append(b"}\n" if parts else b"{}\n")
+    return b"".join(parts)
 
 
 def _os_error(exc: OSError, action: str, path: Path) -> InputError:
