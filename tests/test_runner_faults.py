@@ -115,7 +115,8 @@ def test_an_unexpected_exception_on_one_item_leaves_the_others_complete(tmp_path
 
 # ------------------------------------------------------------------------------------------------
 # 4. the circuit breaker
-@pytest.mark.parametrize("fault,label", [("503", "HTTP 503"), ("hang", "timeout"), ("drop", "connection failure")])
+@pytest.mark.parametrize("fault,label", [("503", "HTTP 503"), ("429", "HTTP 429"), ("hang", "timeout"),
+                                         ("drop", "connection failure")])
 def test_a_server_failing_everything_trips_the_breaker_and_resume_continues(tmp_path, capsys, fault, label):
     data = items(tmp_path, 40)
     out = tmp_path / "o.jsonl"
