@@ -21,8 +21,9 @@ def test_finchain_categorical_keyword_uses_batch_labels():
     preds = ["答案：中風險", "答案：高風險", "答案：不屬於高風險", "答案：中高風險"]
     refs = ["中風險", "高風險", "高風險", "高風險"]
     out = metric_fns.finchain_step_recall(preds, refs, [[], [], [], []], return_items=True)
-    assert [it["correct"] for it in out["items"]] == [True, True, False, False]
-    assert out["items"][3]["keyword_undecided"] is True  # names two labels
+    # a negated or glued label cannot be decided by keyword: pending (a judge decides), never counted wrong
+    assert [it["correct"] for it in out["items"]] == [True, True, None, None]
+    assert out["items"][3]["keyword_undecided"] is True and out["pending"] == 2 and out["accuracy"] == 1.0
     assert out["step_recall"] is None
 
 

@@ -27,11 +27,7 @@ def score_cases(cases: list[dict]) -> list[tuple[dict, str]]:
                     for i, label in enumerate(case["record"].get("label_set") or [])]
         runs = engine.RunsIndex()
         key = (rec["id"], case["turn"])
-        runs.success[key] = case["response"]
-        runs.success_count[key] = 1
-        finish = getattr(runs, "finish_reasons", None)
-        if finish is not None:
-            finish[key] = case["finish_reason"]
+        runs.success[key] = {"response": case["response"], "finish_reason": case["finish_reason"]}
         result = engine.score([rec, *siblings], runs, progress=False)
         item = next(it for it in result.items if it.id == rec["id"] and it.turn == case["turn"])
         if item.status == "pending":

@@ -134,8 +134,14 @@ def test_numeric_rejects(output, gold, gold_answer, question):
 
 
 def test_unit_restating_path_is_counted():
-    m = ok("答案：94 百萬美元", 94.0, "94", "淨營收增加多少（百萬美元）？")
+    m = ok("答案：94 百萬美元", 94.0, "94", "淨營收增加多少？")  # the unit restates a table's scale
     assert m.correct and m.path == match.PATH_BARE
+    # the question names its unit: the answer's value in that unit is the same amount
+    m = ok("答案：94 百萬美元", 94.0, "94", "淨營收增加多少（百萬美元）？")
+    assert m.correct and m.path == match.PATH_SCALE
+    m = ok("答案：9,400 萬美元", 94.0, "94", "淨營收增加多少（以百萬美元計）？")
+    assert m.correct and m.path == match.PATH_SCALE
+    assert not ok("答案：9,400 萬美元", 94.0, "94", "淨營收增加多少（以千美元計）？").correct
     m = ok("答案：9,400 萬美元", 94e6, None, None)
     assert m.correct and m.path == match.PATH_VALUE
     assert ok("答案：14.1", 0.141, None, "成長率？").path == match.PATH_PERCENT
@@ -175,10 +181,24 @@ def test_percent_questions_compare_in_points():
     ("答案：是", "yes", True), ("答案：否", "no", True), ("答案：不是", "no", True), ("答案：不是", "yes", False),
     ("Answer: Yes.", "yes", True), ("Answer: no", "yes", False), ("答案：是的，較高。", "yes", True),
     ("<think>答案：否</think>答案：是", "yes", True), ("答案：對", "yes", True), ("答案：沒有", "no", True),
-    ("綜上，答案為 \\boxed{否}", "no", True), ("比較後可知：yes", "yes", True), ("無法判斷。", "yes", False),
+    ("答案：\\boxed{否}", "no", True), ("答案：無法判斷", "no", False), ("無法判斷。", "yes", False),
+    ("答案：無法確定", "no", False), ("答案：資料不足", "yes", False), ("Answer: cannot determine", "no", False),
 ])
 def test_yes_no(output, gold, expected):
     assert match.match_yes_no(output, gold).correct is expected
+
+
+@pytest.mark.parametrize("output,gold", [("綜上，答案為 \\boxed{否}", "no"), ("比較後可知：yes", "yes")])
+def test_yes_no_without_marker_is_only_flexible(output, gold):
+    m = match.match_yes_no(output, gold)
+    assert m.correct is False and m.flexible is True and m.mode != "strict"
+
+
+def test_refusals_are_never_yes_or_no():
+    for text in ("答案：無法判斷", "答案：無法確定", "答案：不確定", "答案：資料不足", "Answer: cannot determine"):
+        m = match.match_yes_no(text, "no")
+        assert not m.correct and not m.flexible and m.refused, text
+    assert not match.match_yes_no("答案：否", "no").refused
 
 
 @pytest.mark.parametrize("output,gold,fmt,expected", [
@@ -219,10 +239,23 @@ def test_choice_cross_format_flag():
     assert not match.match_choice("答案：B", ["B"], "letter").cross_format
 
 
-def test_percent_prefilter_covers_every_cue():
-    cues = match._PERCENT_WORDS.split("|") + ["以 % 表示", "（%）", "單位：%", "in %", "PERCENTAGE"]
-    assert all(match._may_ask_percent(c) for c in cues)
-    assert all(match._PERCENT_QUESTION.search(c) for c in cues)
+def test_every_percent_cue_in_the_asked_clause_makes_a_percent_question():
+    cues = match._PERCENT_WORDS.split("|") + ["PERCENTAGE"]
+    assert all(match.is_percent_question(None, f"請問{c}是多少？") for c in cues)
+    assert all(match.is_percent_question(None, f"請計算變動（{c}）。") for c in ["以 % 表示", "%", "單位：%"])
+
+
+@pytest.mark.parametrize("question", [
+    "所得稅率 20%，請問每年的稅後成本綜效是多少？",            # a rate in the set-up only
+    "請問投資組合的夏普比率是多少？（取到小數第二位）",           # a named ratio
+    "空服員總數與維修人員總數的比率是多少？",                   # A 與 B 的比率: a multiple
+    "請計算利息保障倍數。（四捨五入至小數點後第 2 位）",
+    "股票預期報酬率 12.0%、標準差 15.5%，請問流動比率是多少？",
+])
+def test_not_percent_questions(question):
+    assert not match.is_percent_question(None, question)
+    # so a 100× answer is not accepted for a ratio of 0.5229
+    assert not ok("答案：52.29", 0.5229, None, question).correct
 
 
 @pytest.mark.parametrize("text", [

@@ -285,10 +285,10 @@ def test_categorical_conclusions_keyword_first_judge_when_undecided():
     assert (by["finchain_tw-0005"].decided_by, by["finchain_tw-0005"].correct) == (tasks.KEYWORD, False)
     assert (by["finchain_tw-0004"].decided_by, by["finchain_tw-0004"].correct) == (tasks.JUDGE, True)
     assert len(seen) == 1 and "中風險" in seen[0]
-    # without a judge the undecided one is a keyword miss, and says so
+    # without a judge the undecided one is pending (never counted wrong), and says so
     out = engine.score(recs, runs, progress=False)
     item = next(it for it in out.items if it.id == "finchain_tw-0004")
-    assert item.correct is False and item.decided_by == tasks.KEYWORD and "no judge" in item.reason
+    assert item.status == tasks.PENDING and item.correct is None and "no judge" in item.reason
 
 
 def test_judge_refusing_auth_stops_calling():

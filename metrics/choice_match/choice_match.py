@@ -33,14 +33,15 @@ Args:
         codes when absent).
     return_items (bool): also return per-item results.
 Returns:
-    accuracy (float), strict_accuracy (float), cross_format (int), n (int).
+    accuracy (float: the strict reading, codes after the last 「答案：」), flexible_accuracy (float: also the
+    last \\boxed{} or a last line of codes; diagnostic), cross_format (int), n (int).
 Examples:
     >>> import evaluate
     >>> metric = evaluate.load("metrics/choice_match")
     >>> result = metric.compute(predictions=["答案：B", "答案：(1)、(3)", "答案：A", "所以選 \\\\boxed{D}"],
     ...                         references=[["B"], ["1", "3"], ["A", "C"], ["D"]])
-    >>> result["accuracy"], result["strict_accuracy"]
-    (0.75, 0.5)
+    >>> result["accuracy"], result["flexible_accuracy"]
+    (0.5, 0.75)
 """
 
 

@@ -19,30 +19,37 @@ _CITATION = """\
 """
 
 _DESCRIPTION = """\
-Scores multi-turn numeric conversations turn by turn. Each input row is one turn: the model's output for
-that turn, the turn's gold answer, and the id of the conversation it belongs to. In the paper setting turn
-k was asked with the gold answers of turns < k in the history (the runner builds those prompts). Returns
-the turn accuracy and the conversation accuracy (share of conversations whose every turn is right).
-Matching rules are numeric_match's (tolerance rel ≤ 1% or abs ≤ 0.005, percent questions, units, yes/no).
+Scores multi-turn numeric conversations turn by turn — the `conversation_numeric` scorer of
+`tw-fin-eval score`. Each input row is one turn; called with a ConvFinQA-TW split's turns it gives the
+score command's verdicts:
+
+    conv_turn_match.compute(predictions=P, references=turn answer_value (answer_text for yes/no),
+                            conversation_ids=id, questions=turn question, gold_answers=turn answer)
+
+In the paper setting turn k was asked with the gold answers of turns < k in the history (the runner builds
+those prompts). Returns the turn accuracy (strict reading: the answer after the last 「答案：」) and the
+conversation accuracy (share of conversations whose every turn is right). The matching rules are
+numeric_match's (metrics/numeric_match/README.md).
 """
 
 _KWARGS_DESCRIPTION = """
 Args:
     predictions (list of str): the model output of each turn.
-    references (list of str): the gold answer of each turn ("5829", "1.6%", "yes").
+    references (list of str or float): the gold of each turn (answer_value, or "yes"/"no").
     conversation_ids (list of str): the conversation each turn belongs to.
-    questions (list of str, optional): the turn questions (percent-question detection).
+    questions (list of str, optional): the turn questions.
+    gold_answers (list of str, optional): the turns' display strings (`answer`).
     rel_tol, abs_tol (float): tolerances (defaults 0.01 and 0.005).
     return_items (bool): also return per-turn results.
 Returns:
-    turn_accuracy (float), conversation_accuracy (float), strict_turn_accuracy (float),
-    n_turns (int), n_conversations (int).
+    turn_accuracy (float), conversation_accuracy (float), flexible_turn_accuracy (float: with the
+    \\boxed{} / last-number fallbacks, diagnostic), n_turns (int), n_conversations (int).
 Examples:
     >>> import evaluate
     >>> metric = evaluate.load("metrics/conv_turn_match")
     >>> result = metric.compute(
     ...     predictions=["答案：5829", "答案：5735", "答案：94", "答案：是", "答案：20"],
-    ...     references=["5829", "5735", "94", "yes", "21.7"],
+    ...     references=[5829.0, 5735.0, 94.0, "yes", 21.7],
     ...     conversation_ids=["c1", "c1", "c1", "c2", "c2"])
     >>> result["turn_accuracy"], result["conversation_accuracy"], result["n_conversations"]
     (0.8, 0.5, 2)
@@ -50,7 +57,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class ConvTurnMatch(evaluate.Metric):
+class ConvTurnMatch(metric_fns.StringReferences, evaluate.Metric):
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
@@ -64,7 +71,8 @@ class ConvTurnMatch(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2210.03849"],
         )
 
-    def _compute(self, predictions, references, conversation_ids, questions=None, rel_tol=0.01, abs_tol=0.005,
-                 return_items=False):
+    def _compute(self, predictions, references, conversation_ids, questions=None, gold_answers=None, rel_tol=0.01,
+                 abs_tol=0.005, return_items=False):
         return metric_fns.conv_turn_match(predictions, references, conversation_ids, questions=questions,
-                                          rel_tol=rel_tol, abs_tol=abs_tol, return_items=return_items)
+                                          gold_answers=gold_answers, rel_tol=rel_tol, abs_tol=abs_tol,
+                                          return_items=return_items)

@@ -23,6 +23,7 @@ from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import dumps, iter_jsonl_at, read_line_at
 from tw_fin_eval.schema import split_think
 from tw_fin_eval.scoring import gold as gold_mod
+from tw_fin_eval.scoring import extract
 from tw_fin_eval.scoring import judge as judge_mod
 from tw_fin_eval.scoring import tasks
 from tw_fin_eval.scoring.match import DEFAULT_TOLERANCE, Tolerance
@@ -285,6 +286,18 @@ class _Prompts:
         return r.messages_sha256(conv.messages(turn, "gold"))
 
 
+def mark_truncated(item: tasks.ItemResult) -> None:
+    """A reply cut off by the length limit (finish_reason "length") without a final answer line is wrong
+    and counted as truncated; one that still wrote its 「答案：」 line is scored as usual."""
+    if item.mode == extract.STRICT or item.decided_by == tasks.JUDGE or item.status not in (tasks.SCORED,
+                                                                                               tasks.PENDING):
+        return
+    item.truncated = True
+    if item.judge_request is None:
+        item.status, item.correct, item.decided_by = tasks.SCORED, False, item.decided_by or tasks.RULE
+        item.reason = "cut off by the length limit before a final answer line"
+
+
 @dataclass
 class Outcome:
     items: list[tasks.ItemResult]
@@ -351,6 +364,8 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
                         if view is not None and item.status == tasks.SCORED and item.decided_by != tasks.JUDGE:
                             item.upstream_correct = scorer.score(view, unit, response, ctx).correct
                     item.finish_reason = row.get("finish_reason")
+                    if item.finish_reason == "length":
+                        mark_truncated(item)
                 elif key in runs.failures:
                     item = tasks.new_item(rec, unit, status=tasks.ERROR, correct=False,
                                           reason=f"generation failed: {runs.failures[key]}")

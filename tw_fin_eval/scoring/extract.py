@@ -18,13 +18,14 @@ import re
 from dataclasses import dataclass
 
 from tw_fin_eval.schema import strip_think
-from tw_fin_eval.scoring.numbers import Num, find_numbers, first_answer_number, normalize
+from tw_fin_eval.scoring.numbers import CJK_NUMERAL_RUN, Num, find_numbers, normalize, parse_cjk_numeral
 
 STRICT = "strict"
 BOXED = "boxed"
 LAST_NUMBER = "last_number"
 LAST_LINE = "last_line"
 NONE = "none"
+REFUSAL = "refusal"  # the strict answer declines to answer (「無法判斷」): wrong, and counted
 FLEXIBLE_MODES = frozenset({BOXED, LAST_NUMBER, LAST_LINE})
 
 _MARKER = re.compile(r"(?:答案|answer)[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}[:：]", re.I)
@@ -83,20 +84,133 @@ def last_boxed(text: str) -> str | None:
 
 
 def _first_lines(segment: str, n: int = 2) -> str:
-    """The first `n` non-empty lines of a segment (an answer may sit on the line after the marker)."""
-    lines = [ln for ln in segment.splitlines() if ln.strip()]
-    return "\n".join(lines[:n])
+    """The first `n` non-empty lines of a segment (an answer may sit on the line after the marker); a
+    「答案：\\boxed{B}」 line gives its boxed content."""
+    lines = [ln for ln in segment.splitlines() if ln.strip() and ln.strip() not in ("$", "$$", "**")]
+    out = "\n".join(lines[:n])
+    inner = last_boxed(out) if "\\boxed" in out else None
+    return inner if inner is not None and inner.strip() else out
 
 
-_EQUALS = re.compile(r"=|＝|≈|約等於|等於")
+_OPEN, _CLOSE = "（([【", "）)]】"
+_LONE_NUMBER = re.compile(r"[\s$NT]*-?[\d,.]+\s*[%]?\s*")
 
 
-def _result_side(line: str) -> str:
-    """「答案：5,829 − 5,735 = 94」 restates the computation: the result is after the last equals sign."""
-    parts = _EQUALS.split(line)
-    if len(parts) > 1 and find_numbers(parts[-1]):
-        return parts[-1]
-    return line
+def _drop_asides(line: str) -> str:
+    """Remove bracketed asides — 「7,947（= (9,557 + 6,337) ÷ 2）」, "747 (574 for pensions …)" — keeping a
+    bracketed lone number, which is an accounting negative ("(1,234)")."""
+    if not any(c in line for c in _OPEN):
+        return line
+    out: list[str] = []
+    stack: list[int] = []
+    for ch in line:
+        if ch in _OPEN:
+            stack.append(len(out))
+            out.append(ch)
+        elif ch in _CLOSE and stack:
+            start = stack.pop()
+            inner = "".join(out[start + 1:])
+            if _LONE_NUMBER.fullmatch(inner) and ch == ")" and out[start] == "(":
+                out.append(ch)
+            else:
+                del out[start:]
+                out.append(" ")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+# A clause ends at 「；」「。」, a Chinese comma that is not a digit-group separator, or ", " before words.
+_CLAUSE_SPLIT = re.compile(r"[；;。]|，|,(?=\s*[^\d\s])|\.\s+(?=[A-Za-z])")
+# The value follows the last of these when the line states "label = value" / "X 為 value".
+_COPULA = re.compile(r"=|＝|≈|約等於|等於|約為|為|是|\b(?:was|is|are|were|equals|totals?|totaled|of)\b", re.I)
+# Ranges and alternatives: 「28,000–30,000」, 「369 或 373」, "12 to 13", 「2.5%、3%」.
+_ALTERNATIVE = re.compile(r"\s{0,2}(?:-|~|～|至|到|或|或是|或者|、|\bto\b|\bor\b)\s{0,2}$", re.I)
+_FRACTION = re.compile(r"\s{0,2}/\s{0,2}$")
+# Words that give a positive magnitude its sign: 「減少 2」, "a decrease of 2", 「虧損 NT$5」.
+_NEGATIVE_WORD = re.compile(r"(?:減少|下降|下跌|降低|衰退|縮減|虧損|淨損|損失|流出|短缺|赤字|減|跌|"
+                            r"decrease[sd]?|declined?|declines|drop(?:ped)?|fell|fall|loss(?:es)?|lower|down)"
+                            r"\s{0,2}(?:了|約|為|達|by|of|about|approximately)?\s{0,2}(?:NT\$|US\$|\$)?\s{0,2}$", re.I)
+_STEP_LABEL_NUM = re.compile(r"(?:步驟|Step)\s*$", re.I)
+_ORDINAL_BEFORE = re.compile(r"(?:第|No\.|#|Q|FY|第\s)\s{0,2}$", re.I)
+_YEARISH = re.compile(r"(?:19|20)\d\d")
+_DATE_AFTER = re.compile(r"\s{0,2}(?:年|月|日|季|週|周)")
+_YEAR_BEFORE = re.compile(r"(?:from|in|between|since|to|and|through|FY|從|自|至|到|和|與|-)\s{0,2}$", re.I)
+_YEAR_AFTER = re.compile(r"\s{0,2}(?:to|and|through|至|到|和|與|-)\s{0,2}(?:19|20)\d\d", re.I)
+
+
+@dataclass(frozen=True)
+class LineReading:
+    num: Num | None
+    ambiguous: bool = False  # a range or alternatives: no single answer
+    text: str = ""
+
+
+def _is_label(n: Num, text: str) -> bool:
+    """Years, ordinals and step numbers in a lead-in are labels, not values."""
+    before = text[max(0, n.start - 6):n.start]
+    if _ORDINAL_BEFORE.search(before) or _STEP_LABEL_NUM.search(before):
+        return True
+    if n.unit or n.currency or "." in n.text or "," in n.text:
+        return False
+    if _DATE_AFTER.match(text, n.end):  # 「2015 年」, 「12 月」
+        return True
+    return bool(_YEARISH.fullmatch(n.text.strip().lstrip("+-")) and (
+        _YEAR_BEFORE.search(before) or _YEAR_AFTER.match(text, n.end)))
+
+
+def read_answer_line(line: str) -> LineReading:
+    """The one number an answer line states (see the module docstring for the rules)."""
+    text = normalize(clean_latex(line))
+    inner = last_boxed(text)
+    if inner is not None:
+        text = clean_latex(inner)
+    text = _drop_asides(text)
+    clauses = _CLAUSE_SPLIT.split(text)
+    for clause in clauses:
+        reading = _read_clause(clause)
+        if reading is not None:
+            return reading
+    for clause in clauses:  # only labels-like numbers (「5 年」): the first one that is not an ordinal
+        for n in find_numbers(clause):
+            before = clause[max(0, n.start - 6):n.start]
+            if not (_ORDINAL_BEFORE.search(before) or _STEP_LABEL_NUM.search(before)):
+                return LineReading(n, text=clause)
+    cjk = CJK_NUMERAL_RUN.search(text)
+    if cjk and not re.search(r"\d", text):
+        value = parse_cjk_numeral(cjk.group(0))
+        if value is not None:
+            after = text[cjk.end():]
+            unit = next((u for u in ("%", "個百分點") if after.lstrip().startswith(u)), None)
+            mult = 0.01 if unit else 1.0
+            return LineReading(Num(cjk.group(0), cjk.start(), cjk.end(), value, "%" if unit else None, mult), text=text)
+    return LineReading(None, text=text)
+
+
+def _read_clause(clause: str) -> LineReading | None:
+    nums = find_numbers(clause)
+    values = [n for n in nums if not _is_label(n, clause)]
+    if not values:
+        return None
+    # 「label = value」 / 「X 為 value」 / "the change was value": the value after the last copula that is
+    # followed by a number
+    pick = values[0]
+    for m in _COPULA.finditer(clause):
+        later = [n for n in values if n.start >= m.end()]
+        if later:
+            pick = later[0]
+    idx = nums.index(pick)
+    nxt = nums[idx + 1] if idx + 1 < len(nums) else None
+    if nxt is not None:
+        gap = clause[pick.end:nxt.start]
+        if _FRACTION.fullmatch(gap) and nxt.bare != 0 and pick.multiplier == 1.0 and nxt.multiplier == 1.0:
+            frac = Num(clause[pick.start:nxt.end], pick.start, nxt.end, pick.bare / nxt.bare, None, 1.0)
+            return LineReading(frac, text=clause)
+        if _ALTERNATIVE.fullmatch(gap) and not _is_label(nxt, clause):
+            return LineReading(None, ambiguous=True, text=clause)
+    if pick.bare > 0 and _NEGATIVE_WORD.search(clause[max(0, pick.start - 20):pick.start]):
+        pick = Num(pick.text, pick.start, pick.end, -pick.bare, pick.unit, pick.multiplier, pick.currency)
+    return LineReading(pick, text=clause)
 
 
 @dataclass(frozen=True)
@@ -104,6 +218,7 @@ class NumberExtraction:
     mode: str
     num: Num | None
     segment: str | None  # the text the number was read from
+    ambiguous: bool = False  # the strict answer line gives a range or alternatives
 
     @property
     def extracted(self) -> str | None:
@@ -116,25 +231,39 @@ def extract_number(output: str | None) -> NumberExtraction:
     if seg is not None:
         # The answer is on the marker's line, or on the next non-empty line when the marker ends its line.
         for line in [ln for ln in seg.splitlines() if ln.strip()][:2]:
-            line = clean_latex(line)
-            inner = last_boxed(line)
-            line = clean_latex(inner) if inner is not None else _result_side(line)
-            num = first_answer_number(line)
-            if num is not None:
-                return NumberExtraction(STRICT, num, line)
+            reading = read_answer_line(line)
+            if reading.ambiguous:
+                return NumberExtraction(STRICT, None, reading.text, ambiguous=True)
+            if reading.num is not None:
+                return NumberExtraction(STRICT, reading.num, reading.text)
+            if is_refusal(line):
+                break
     boxed = last_boxed(text)
     if boxed is not None:
-        b = clean_latex(boxed)
-        num = first_answer_number(b)
-        if num is not None:
-            return NumberExtraction(BOXED, num, b)
+        reading = read_answer_line(boxed)
+        if reading.num is not None:
+            return NumberExtraction(BOXED, reading.num, reading.text)
     # With a marker, the last number is looked for only after it: numbers before a 「答案：無法判斷」
-    # are reasoning, not an answer.
+    # are reasoning, not an answer. Step labels (「步驟 2：」) are never read.
     scope = text if seg is None else seg
-    nums = find_numbers(clean_latex(scope))
+    nums = find_numbers(_STEP_LABEL.sub(" ", clean_latex(scope)))
     if nums:
         return NumberExtraction(LAST_NUMBER, nums[-1], scope)
     return NumberExtraction(NONE, None, None)
+
+
+# ---- refusals ---------------------------------------------------------------------------------------------
+_REFUSAL = re.compile(
+    r"無法(?:判斷|確定|得知|計算|回答|判定|比較|得出|取得|確認)|不確定|不清楚|不知道|資料不足|資訊不足|數據不足|"
+    r"(?:沒有|缺乏|缺少)(?:足夠|相關|必要)?的?(?:資料|資訊|數據)|無從(?:判斷|得知)|"
+    r"cannot (?:be )?(?:determined?|calculated?|computed?|answered?|tell)|can't (?:determine|tell|say)|"
+    r"unable to (?:determine|calculate|answer)|not enough (?:information|data)|insufficient (?:information|data)|"
+    r"\bunknown\b|\bN/?A\b|not (?:possible|able) to determine", re.I)
+
+
+def is_refusal(text: str | None) -> bool:
+    """「無法判斷」, 「資料不足」, "cannot determine" …: the model declined to answer."""
+    return bool(text) and bool(_REFUSAL.search(normalize(text)))
 
 
 # ---- yes / no -------------------------------------------------------------------------------------------
@@ -143,31 +272,68 @@ _YES = re.compile(r"^(?:是|對|正確|有|會|yes|true|y)(?![a-z])", re.I)
 _YES_NO_ANY = re.compile(r"(?<![a-z])(yes|no)(?![a-z])|(不是|否|是)", re.I)
 
 
-def classify_yes_no(text: str | None) -> str | None:
-    """'yes' / 'no' for the start of an answer (「否」, 「不是」, 「是的」, "Yes."), else None."""
+def classify_yes_no(text: str | None, question: str | None = None) -> str | None:
+    """'yes' / 'no' for an answer (「否」, 「不是」, 「是的」, "Yes.", or — given the question — a phrase that
+    states or negates what the question asks: 「須申報」/「無需申報」 for 「是否須申報」, 「符合」 for
+    「是否符合」), else None. A refusal (「無法判斷」, "cannot determine") is never yes or no."""
     if text is None:
         return None
     t = clean_latex(normalize(text)).strip().lstrip("*「『\"'(（[ ").strip()
+    if is_refusal(t):
+        return None
     if _NO.match(t):
         return "no"
     if _YES.match(t):
         return "yes"
-    return None
+    return yes_no_by_predicate(t, question) if question else None
 
 
-def extract_yes_no(output: str | None) -> tuple[str, str | None]:
-    """(mode, 'yes'/'no'/None)."""
+_WHETHER = re.compile(r"是否(?:為|是)?\s*([^，,。；;？?！!（(「」『』\s]{1,20})")
+_NEGATION_BEFORE = re.compile(r"(?:不|未|非|無|沒|毋|免)[須需必得用要]?$")
+
+
+def _norm_predicate(text: str) -> str:
+    return text.replace("需", "須").replace("无", "無").replace("必須", "須").replace("需要", "須")
+
+
+def yes_no_by_predicate(answer: str, question: str) -> str | None:
+    """Read 「須隨同傳送…」 / 「不列為疑似分散交易」 against the predicate of 「是否 P」 in the question: the
+    longest common run (≥ 2 characters) of P in the answer, negated when a negator stands right before it."""
+    m = _WHETHER.search(normalize(question))
+    if not m:
+        return None
+    pred = _norm_predicate(m.group(1))
+    ans = _norm_predicate(answer)
+    best = (0, -1)  # (length, position in the answer)
+    for i in range(len(pred)):
+        for j in range(len(pred), i + max(1, best[0]), -1):
+            pos = ans.find(pred[i:j])
+            if pos >= 0:
+                if j - i > best[0]:
+                    best = (j - i, pos)
+                break
+    length, pos = best
+    if length < min(2, len(pred)):
+        return None
+    return "no" if _NEGATION_BEFORE.search(ans[max(0, pos - 2):pos]) else "yes"
+
+
+def extract_yes_no(output: str | None, question: str | None = None) -> tuple[str, str | None]:
+    """(mode, 'yes'/'no'/None). A refusal in the strict answer gives mode ``refusal``."""
     text = strip_think(output)
     seg = answer_segment(text)
     if seg is not None:
-        got = classify_yes_no(_first_lines(seg, 1))
+        first = _first_lines(seg, 1)
+        if is_refusal(first):
+            return REFUSAL, None
+        got = classify_yes_no(first, question)
         if got:
             return STRICT, got
     boxed = last_boxed(text)
     if boxed is not None and classify_yes_no(boxed):
         return BOXED, classify_yes_no(boxed)
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    if lines:
+    if lines and not is_refusal(lines[-1]):
         found = list(_YES_NO_ANY.finditer(lines[-1]))
         if found:
             word = found[-1].group(0).lower()

@@ -42,9 +42,11 @@ question (or the reverse) is mapped 1↔A … 4↔D and counted as ``cross_forma
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from tw_fin_eval.schema import DEFAULT_TOLERANCE, Tolerance, display_number
 from tw_fin_eval.scoring import extract
@@ -53,61 +55,150 @@ from tw_fin_eval.scoring.numbers import Num, normalize, parse_number
 PATH_VALUE = "value"
 PATH_PERCENT = "percent"
 PATH_BARE = "bare_numeral"
+PATH_SCALE = "question_unit"  # 「5,000 萬美元」 for gold 50 when the question asks in 百萬美元
+PATH_UNSIGNED = "direction_in_question"  # 「7.95%」 for gold −0.0795 when the question asks for the decrease
 
 
+# ---- what the question asks for ------------------------------------------------------------------------
+_PARENS = re.compile(r"[（(]([^（）()]*)[)）]")
+_CLAUSE = re.compile(r"[，,。；;？?！!]")
+_ASKS = re.compile(r"多少|為何|幾|何者|若干|請問|請計算|請求|求出|計算|what|how (?:much|many)|which", re.I)
 
-_PERCENT_WORDS = (r"百分比|百分率|百分點|比率|比例|比重|佔比|占比|成長率|增長率|增加率|減少率|下降率|變動率|變化率|"
+
+@functools.lru_cache(maxsize=8192)
+def asked_part(question: str | None) -> tuple[str, str]:
+    """(asked clause, instructions) of a question: the last clause that asks something, outside
+    brackets, and the bracketed instructions («（以百分比表示，四捨五入至小數點後第 2 位）»). The set-up before
+    it («所得稅率 20%，…») is not what is asked."""
+    if not question:
+        return "", ""
+    q = normalize(question)
+    instructions = " ".join(_PARENS.findall(q))
+    bare = _PARENS.sub(" ", q)
+    clauses = [c for c in _CLAUSE.split(bare) if c.strip()]
+    asked = next((c for c in reversed(clauses) if _ASKS.search(c)), clauses[-1] if clauses else "")
+    return asked, instructions
+
+
+# Named ratios and multiples are not percentages (夏普比率 0.52, 流動比率 1.11, A 與 B 的比率 1.59).
+_NAMED_RATIOS = re.compile(r"夏普比率|特雷諾比率|索提諾比率|資訊比率|流動比率|速動比率|負債對權益比率|負債權益比|"
+                           r"本益比|股價淨值比|利息保障倍數|週轉率|周轉率|乘數|比值|倍數|sharpe ratio|current ratio|"
+                           r"quick ratio|debt[- ]to[- ]equity", re.I)
+_PERCENT_WORDS = (r"百分比|百分率|百分點|百分之|比例|比重|佔比|占比|成長率|增長率|增加率|減少率|下降率|變動率|變化率|"
                   r"報酬率|收益率|殖利率|利潤率|毛利率|淨利率|利率|稅率|percent|growth rate|rate of return|"
                   r"portion|proportion")
-# The question asks for a percentage (a bare "%" in the set-up, 「權益占 55%」, does not).
-_PERCENT_QUESTION = re.compile(_PERCENT_WORDS + r"|以 ?[%％] ?表示|[（(] ?[%％] ?[)）]|單位 ?[:：]? ?[%％]|in %",
-                               re.I)
+_PERCENT_ASK = re.compile(_PERCENT_WORDS + r"|以 ?% ?表示|^ ?% ?$|單位 ?[:：]? ?%|in %", re.I)
 # A step label that names a rate (step_recall also tries 100× for these).
-_PERCENT_CUES = re.compile(_PERCENT_WORDS + r"|%|％", re.I)
-_TIMES_CUES = re.compile(r"以倍數表示|幾倍|倍數|多少倍|[（(] ?倍 ?[)）]|times", re.I)
+_PERCENT_CUES = re.compile(_PERCENT_WORDS + r"|比率|%|％", re.I)
+_TIMES_CUES = re.compile(r"以倍數表示|幾倍|倍數|多少倍|^ ?倍 ?$|times|multiple", re.I)
 # A gold display string with a currency or a unit is not a percentage (「NT$0.16」, 「1.52 倍」).
 _NOT_PERCENT_GOLD = re.compile(r"\$|元|倍|萬|億|千|股|次|天|年|bps|基點", re.I)
 
 
-def is_percent_question(gold_answer: str | None, *questions: str | None) -> bool:
+@functools.lru_cache(maxsize=8192)
+def _question_asks_percent(question: str) -> bool:
+    asked, instructions = asked_part(question)
+    parts = [_NAMED_RATIOS.sub(" ", asked)] + [_NAMED_RATIOS.sub(" ", i) for i in _PARENS.findall(normalize(question))]
+    if any(_TIMES_CUES.search(p) for p in parts):
+        return False
+    return any(_PERCENT_ASK.search(p) for p in parts) or bool(instructions and _PERCENT_ASK.search(instructions))
+
+
+def is_percent_question(gold_answer: str | None, *questions: str | None, display_decides: bool = False) -> bool:
+    """A percent question: the gold display string ends with "%"; or — unless the display string decides
+    (FinChain golds are displayed in the asked scale) or carries a currency/unit — the question's asked
+    clause or its bracketed instructions ask for a percentage, not for a named ratio or a multiple."""
     if gold_answer is not None:
         g = normalize(str(gold_answer)).strip()
         if g.endswith("%"):
             return True
-        if _NOT_PERCENT_GOLD.search(g):
+        if display_decides or _NOT_PERCENT_GOLD.search(g):
             return False
     if is_bps_question(*questions):  # 「殖利率上升幾個基點」 asks for basis points
         return False
-    # 「負債對權益比率（以倍數表示）」 asks for a multiple, not a percentage.
-    return any(q and _may_ask_percent(q) and _PERCENT_QUESTION.search(q) and not _TIMES_CUES.search(q)
-               for q in questions)
-
-
-_PERCENT_HINT_CHARS = frozenset("率比百佔占%％")
-
-
-def _may_ask_percent(q: str) -> bool:
-    """Cheap prefilter: every percent cue holds one of these characters or an English cue word."""
-    return not _PERCENT_HINT_CHARS.isdisjoint(q) or "percent" in q.lower() or "portion" in q.lower() or \
-        "rate" in q.lower()
+    return any(q and _question_asks_percent(q) for q in questions)
 
 
 def is_bps_question(*questions: str | None) -> bool:
     return any(q and ("基點" in q or "bps" in q.lower() or "basis point" in q.lower()) for q in questions)
 
 
+# The asked quantity is a decrease: 「減少了多少」, 「下降的百分比」, 「減幅」, "percentage decrease", "decline in".
+_DIRECTION = re.compile(r"(?:減少|下降|下跌|降低|縮減|衰退)了?(?:多少|幾|的?(?:百分比|幅度|比率|比例|金額|數額|數))|減幅|跌幅|"
+                        r"\b(?:decrease|decline|drop|reduction)\b", re.I)
+
+
+def direction_in_question(*questions: str | None) -> bool:
+    """The asked clause names the direction («減少了多少», "percentage decrease"): the sign is in the question,
+    so an answer of the same magnitude counts with either sign. Bracketed instructions («減少時為負值»)
+    do not count: they ask for a sign."""
+    return any(q and _DIRECTION.search(asked_part(q)[0]) for q in questions)
+
+
+_SCALE = re.compile(r"(?:以|單位[:：]?|[（(])\s*(?:新台幣|新臺幣|美元|美金)?\s*(千萬|百萬|十億|千|萬|億|"
+                    r"thousands?|millions?|billions?)(?:美元|元|美金|股|平方英尺)?\s*(?:計|表示|[)）])", re.I)
+_SCALE_FACTOR = {"千": 1e3, "萬": 1e4, "百萬": 1e6, "千萬": 1e7, "億": 1e8, "十億": 1e9, "thousand": 1e3,
+                 "million": 1e6, "billion": 1e9}
+
+
+@functools.lru_cache(maxsize=8192)
+def _question_scale(question: str) -> float | None:
+    m = _SCALE.search(normalize(question))
+    return _SCALE_FACTOR[m.group(1).lower().rstrip("s")] if m else None
+
+
+def question_scale(*questions: str | None) -> float | None:
+    """The unit the question asks in («（百萬美元）», «以千元計»), or None."""
+    return next((f for q in questions if q and (f := _question_scale(q))), None)
+
+
+# ---- the tolerance a stated rounding implies (FinChain) -------------------------------------------------
+_CJK_SMALL_NUM = {"一": 1, "二": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6}
+_ROUNDING = re.compile(r"(?:小數點?後?第?\s*([0-9一二兩三四五六])\s*位)|(?:四捨五入|取)(?:至|到)?整數")
+_DISPLAY_DECIMALS = re.compile(r"\.(\d+)")
+
+
+def stated_decimals(record: Mapping[str, Any]) -> int | None:
+    """The decimals a FinChain answer is asked in: the record's `answer_decimals` when it declares one, else
+    the question's rounding («四捨五入至小數點後第 2 位», «取到小數第四位», «四捨五入至整數元» → 0), else the
+    decimals of the displayed gold («NT$16,800» → 0). None when there is no display either."""
+    declared = record.get("answer_decimals")
+    if isinstance(declared, int) and not isinstance(declared, bool) and declared >= 0:
+        return declared
+    m = _ROUNDING.search(normalize(str(record.get("question") or "")))
+    if m:
+        d = m.group(1)
+        return 0 if d is None else int(d) if d.isdigit() else _CJK_SMALL_NUM[d]
+    shown = record.get("answer")
+    if isinstance(shown, str) and re.search(r"\d", shown):
+        dm = _DISPLAY_DECIMALS.search(normalize(shown))
+        return len(dm.group(1)) if dm else 0
+    return None
+
+
 def gold_fraction(gold_value: float, gold_answer: str | None, tol: Tolerance = DEFAULT_TOLERANCE) -> float:
     """The gold as a fraction in a percent question (see rule 2 in the module docstring)."""
     if gold_answer is not None and normalize(str(gold_answer)).strip().endswith("%"):
         n = parse_number(str(gold_answer))
-        if n is not None and tol.close(n.bare, gold_value) and not tol.close(n.value, gold_value):
+        if n is not None and DEFAULT_TOLERANCE.close(n.bare, gold_value) and not DEFAULT_TOLERANCE.close(n.value, gold_value):
             return gold_value / 100.0
     return gold_value
 
 
 def number_matches(num: Num, gold_value: float, *, percent_question: bool = False, bps_question: bool = False,
-                   gold_answer: str | None = None, tol: Tolerance = DEFAULT_TOLERANCE) -> str | None:
+                   gold_answer: str | None = None, tol: Tolerance = DEFAULT_TOLERANCE, scale: float | None = None,
+                   either_sign: bool = False) -> str | None:
     """The path by which `num` matches the gold, or None."""
+    path = _number_matches(num, gold_value, percent_question, bps_question, gold_answer, tol, scale)
+    if path is None and either_sign and num.bare != 0:
+        flipped = Num(num.text, num.start, num.end, -num.bare, num.unit, num.multiplier, num.currency)
+        if _number_matches(flipped, gold_value, percent_question, bps_question, gold_answer, tol, scale):
+            return PATH_UNSIGNED
+    return path
+
+
+def _number_matches(num: Num, gold_value: float, percent_question: bool, bps_question: bool,
+                    gold_answer: str | None, tol: Tolerance, scale: float | None) -> str | None:
     if percent_question:
         # Compared in percentage points, so the absolute tolerance means 0.005 points, not 0.5 points.
         points = 100.0 * gold_fraction(gold_value, gold_answer, tol)
@@ -117,28 +208,39 @@ def number_matches(num: Num, gold_value: float, *, percent_question: bool = Fals
     value = num.bare if (num.bps and bps_question) else num.value
     if tol.close(value, gold_value):
         return PATH_VALUE
-    if num.multiplier != 1.0 and tol.close(num.bare, gold_value):
+    if scale and num.multiplier != 0.01 and tol.close(value, gold_value * scale):
+        return PATH_SCALE
+    if num.multiplier != 1.0 and not num.percent and tol.close(num.bare, gold_value):
         return PATH_BARE
     return None
 
 
 @dataclass(frozen=True)
 class Match:
-    correct: bool
-    mode: str  # extraction mode (strict / boxed / last_number / last_line / none)
+    correct: bool  # the strict reading (the headline verdict)
+    mode: str  # extraction mode (strict / boxed / last_number / last_line / refusal / none)
     extracted: str | None
     path: str | None = None  # which rule decided a numeric match
+    flexible: bool | None = None  # right with the flexible fallbacks (\boxed{}, last number / line)
+    ambiguous: bool = False  # a range or alternatives in the answer line
+    refused: bool = False
 
 
 def match_numeric(output: str | None, gold_value: float, *, gold_answer: str | None = None,
-                  questions: Iterable[str | None] = (), tol: Tolerance = DEFAULT_TOLERANCE) -> Match:
+                  questions: Iterable[str | None] = (), tol: Tolerance = DEFAULT_TOLERANCE,
+                  display_decides: bool = False) -> Match:
     qs = list(questions)
     ext = extract.extract_number(output)
+    refused = ext.mode != extract.STRICT and extract.is_refusal(extract.answer_segment(extract.strip_think(output))
+                                                                 or "")
     if ext.num is None:
-        return Match(False, ext.mode, None)
-    path = number_matches(ext.num, gold_value, percent_question=is_percent_question(gold_answer, *qs),
-                          bps_question=is_bps_question(*qs), gold_answer=gold_answer, tol=tol)
-    return Match(path is not None, ext.mode, ext.extracted, path)
+        return Match(False, ext.mode, None, ambiguous=ext.ambiguous, flexible=False, refused=refused)
+    path = number_matches(ext.num, gold_value,
+                          percent_question=is_percent_question(gold_answer, *qs, display_decides=display_decides),
+                          bps_question=is_bps_question(*qs), gold_answer=gold_answer, tol=tol,
+                          scale=question_scale(*qs), either_sign=direction_in_question(*qs))
+    ok = path is not None
+    return Match(ok and ext.mode == extract.STRICT, ext.mode, ext.extracted, path, flexible=ok, refused=refused)
 
 
 _YES_WORDS = {"yes", "是", "對", "true", "y", "有"}
@@ -154,10 +256,11 @@ def normalize_yes_no(gold: str) -> str | None:
     return None
 
 
-def match_yes_no(output: str | None, gold: str) -> Match:
+def match_yes_no(output: str | None, gold: str, question: str | None = None) -> Match:
     want = normalize_yes_no(gold)
-    mode, got = extract.extract_yes_no(output)
-    return Match(got is not None and got == want, mode, got)
+    mode, got = extract.extract_yes_no(output, question)
+    ok = got is not None and got == want
+    return Match(ok and mode == extract.STRICT, mode, got, flexible=ok, refused=mode == extract.REFUSAL)
 
 
 _LETTERS = "ABCD"

@@ -22,96 +22,166 @@ def _mean(xs: Sequence[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
 
-def _gold_item(pred: str, ref: Any, questions: Sequence[str | None], tol: Tolerance) -> match.Match:
-    """Numeric or yes/no gold given as a value or a display string ("94", "14.1%", "yes", "是")."""
+def reference_strings(references: Sequence[Any] | None) -> list[str] | None:
+    """A split's reference column as strings, for evaluate's one typed column: numbers (answer_value) as
+    their shortest exact repr, "yes"/"no" (answer_text) as they are — so a column that mixes both works."""
+    if references is None:
+        return None
+    return [repr(float(r)) if isinstance(r, (int, float)) and not isinstance(r, bool) else str(r) for r in references]
+
+
+class StringReferences:
+    """Mixin for an `evaluate.Metric` whose `references` column is one string column: a split's numbers
+    (answer_value) and "yes"/"no" (answer_text) enter it as strings (see `reference_strings`)."""
+
+    def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> Any:
+        """Add one prediction and reference."""
+        ref = None if reference is None else reference_strings([reference])[0]  # type: ignore[index]
+        return super().add(prediction=prediction, reference=ref, **kwargs)  # type: ignore[misc]
+
+    def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> Any:
+        """Add a batch of predictions and references."""
+        return super().add_batch(predictions=predictions, references=reference_strings(references),  # type: ignore[misc]
+                                 **kwargs)
+
+    def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> Any:
+        """Compute the metric (references may mix numbers and "yes"/"no")."""
+        return super().compute(predictions=predictions, references=reference_strings(references),  # type: ignore[misc]
+                               **kwargs)
+
+
+def _gold_fields(ref: Any, gold_answer: str | None) -> dict[str, Any]:
+    """The record fields of one reference: a number (`answer_value`, with its display string `answer`),
+    yes/no (`answer_text`), or a display string ("94", "14.1%", "1.2億")."""
     if isinstance(ref, (int, float)) and not isinstance(ref, bool):
-        return match.match_numeric(pred, float(ref), questions=questions, tol=tol)
+        return {"answer_value": float(ref), "answer_text": None, "answer": gold_answer}
     ref_s = str(ref).strip()
     if match.normalize_yes_no(ref_s) is not None:
-        return match.match_yes_no(pred, ref_s)
+        return {"answer_value": None, "answer_text": ref_s, "answer": gold_answer or ref_s}
     value = match.gold_value_from_string(ref_s)
     if value is None:
         raise ValueError(f"reference {ref_s!r} is neither a number nor yes/no")
-    return match.match_numeric(pred, value, gold_answer=ref_s, questions=questions, tol=tol)
+    return {"answer_value": value, "answer_text": None, "answer": gold_answer or ref_s}
+
+
+def _ctx(rel_tol: float, abs_tol: float) -> tasks.Context:
+    return tasks.Context(tolerance=Tolerance(rel=rel_tol, abs=abs_tol))
+
+
+def _item_json(it: tasks.ItemResult) -> dict[str, Any]:
+    return {"correct": bool(it.correct), "flexible_correct": bool(it.flexible_correct), "extracted": it.extracted,
+            "mode": it.mode, "path": it.match_path, "refused": it.refused}
+
+
+def _at(seq: Sequence[Any] | None, i: int) -> Any:
+    return seq[i] if seq is not None else None
 
 
 def numeric_match(predictions: Sequence[str], references: Sequence[Any], questions: Sequence[str] | None = None,
-                  rel_tol: float = 0.01, abs_tol: float = 0.005, return_items: bool = False) -> dict[str, Any]:
-    n = _check_lengths(predictions=predictions, references=references, questions=questions)
-    tol = Tolerance(rel=rel_tol, abs=abs_tol)
-    ms = [_gold_item(p, r, [questions[i]] if questions else [], tol) for i, (p, r) in enumerate(zip(predictions, references))]
+                  gold_answers: Sequence[str | None] | None = None, rel_tol: float = 0.01, abs_tol: float = 0.005,
+                  return_items: bool = False) -> dict[str, Any]:
+    """The `numeric` scorer item by item: called with a FinQA-TW split's columns (references = answer_value,
+    or answer_text for yes/no; questions = question; gold_answers = answer) it gives the verdicts of
+    `tw-fin-eval score`."""
+    n = _check_lengths(predictions=predictions, references=references, questions=questions,
+                       gold_answers=gold_answers)
+    ctx, scorer = _ctx(rel_tol, abs_tol), tasks.SCORERS["numeric"]
+    items = []
+    for i, (pred, ref) in enumerate(zip(predictions, references)):
+        rec = {"id": f"item-{i}", "task_type": "numeric", "question": _at(questions, i),
+               **_gold_fields(ref, _at(gold_answers, i))}
+        items.append(scorer.score(rec, None, pred, ctx))
     out: dict[str, Any] = {
-        "accuracy": _mean([float(m.correct) for m in ms]) or 0.0,
-        "strict_accuracy": _mean([float(m.correct and m.mode == extract.STRICT) for m in ms]) or 0.0,
-        "flexible_accuracy": _mean([float(m.correct) for m in ms]) or 0.0,
-        "bare_numeral_decided": sum(1 for m in ms if m.correct and m.path == match.PATH_BARE),
+        "accuracy": _mean([float(bool(it.correct)) for it in items]) or 0.0,
+        "flexible_accuracy": _mean([float(bool(it.flexible_correct)) for it in items]) or 0.0,
+        "refusals": sum(1 for it in items if it.refused),
+        "bare_numeral_decided": sum(1 for it in items if it.correct and it.match_path == match.PATH_BARE),
         "n": n,
     }
     if return_items:
-        out["items"] = [{"correct": m.correct, "extracted": m.extracted, "mode": m.mode, "path": m.path} for m in ms]
+        out["items"] = [_item_json(it) for it in items]
     return out
 
 
 def conv_turn_match(predictions: Sequence[str], references: Sequence[Any], conversation_ids: Sequence[str],
-                    questions: Sequence[str] | None = None, rel_tol: float = 0.01, abs_tol: float = 0.005,
-                    return_items: bool = False) -> dict[str, Any]:
+                    questions: Sequence[str] | None = None, gold_answers: Sequence[str | None] | None = None,
+                    rel_tol: float = 0.01, abs_tol: float = 0.005, return_items: bool = False) -> dict[str, Any]:
+    """The `conversation_numeric` scorer turn by turn (one row per turn: references = the turn's
+    answer_value or answer_text, questions = the turn's question, gold_answers = the turn's answer)."""
     n = _check_lengths(predictions=predictions, references=references, conversation_ids=conversation_ids,
-                       questions=questions)
-    tol = Tolerance(rel=rel_tol, abs=abs_tol)
-    ms = [_gold_item(p, r, [questions[i]] if questions else [], tol) for i, (p, r) in enumerate(zip(predictions, references))]
+                       questions=questions, gold_answers=gold_answers)
+    ctx, scorer = _ctx(rel_tol, abs_tol), tasks.SCORERS["conversation_numeric"]
+    items = []
+    for i, (pred, ref) in enumerate(zip(predictions, references)):
+        turn = {"question": _at(questions, i), **_gold_fields(ref, _at(gold_answers, i))}
+        rec = {"id": str(conversation_ids[i]), "task_type": "conversation_numeric", "turns": [turn]}
+        items.append(scorer.score(rec, 0, pred, ctx))
     convs: dict[str, list[bool]] = {}
-    for cid, m in zip(conversation_ids, ms):
-        convs.setdefault(str(cid), []).append(m.correct)
+    for cid, it in zip(conversation_ids, items):
+        convs.setdefault(str(cid), []).append(bool(it.correct))
     out: dict[str, Any] = {
-        "turn_accuracy": _mean([float(m.correct) for m in ms]) or 0.0,
+        "turn_accuracy": _mean([float(bool(it.correct)) for it in items]) or 0.0,
         "conversation_accuracy": _mean([float(all(v)) for v in convs.values()]) or 0.0,
-        "strict_turn_accuracy": _mean([float(m.correct and m.mode == extract.STRICT) for m in ms]) or 0.0,
+        "flexible_turn_accuracy": _mean([float(bool(it.flexible_correct)) for it in items]) or 0.0,
         "n_turns": n, "n_conversations": len(convs),
     }
     if return_items:
-        out["items"] = [{"correct": m.correct, "extracted": m.extracted, "mode": m.mode} for m in ms]
+        out["items"] = [_item_json(it) for it in items]
     return out
 
 
 def finchain_step_recall(predictions: Sequence[str], references: Sequence[Any], steps: Sequence[Sequence[float]],
-                         questions: Sequence[str] | None = None, rel_tol: float = 0.01, abs_tol: float = 0.005,
+                         questions: Sequence[str] | None = None, gold_answers: Sequence[str | None] | None = None,
+                         rel_tol: float | None = None, abs_tol: float | None = None,
                          return_items: bool = False) -> dict[str, Any]:
-    """Numeric references are matched as numbers; any other reference is a categorical conclusion matched
-    by keyword against the label set of this batch (all categorical references, plus their negations)."""
-    n = _check_lengths(predictions=predictions, references=references, steps=steps, questions=questions)
-    tol = Tolerance(rel=rel_tol, abs=abs_tol)
+    """The `numeric_cot` scorer item by item. Numeric references are matched as numbers (with the tolerance
+    the question's stated rounding implies, unless rel_tol/abs_tol are given); any other reference is a
+    categorical conclusion matched by keyword against the label set of this batch (all categorical
+    references, plus their negations); a conclusion that names no label is pending (None)."""
+    n = _check_lengths(predictions=predictions, references=references, steps=steps, questions=questions,
+                       gold_answers=gold_answers)
+    ctx = tasks.Context() if rel_tol is None and abs_tol is None else \
+        _ctx(0.01 if rel_tol is None else rel_tol, 0.005 if abs_tol is None else abs_tol)
     scorer = tasks.FinChainScorer()
-    cat_refs = [str(r) for r in references if not _is_numeric_ref(r)]
-    scorer.prepare([{"answer_type": "categorical", "answer_text": r, "template_id": "batch"} for r in cat_refs])
-    items = []
-    for i, (pred, ref, st) in enumerate(zip(predictions, references, steps)):
-        recall = tasks.step_recall(pred, [{"label": "", "value": float(v)} for v in (st or [])], tol)
+    recs = []
+    for i, (ref, st) in enumerate(zip(references, steps)):
+        rec = {"id": f"item-{i}", "task_type": "numeric_cot", "template_id": "batch", "question": _at(questions, i),
+               "steps": [{"label": "", "value": float(v)} for v in (st or [])]}
         if _is_numeric_ref(ref):
-            m = _gold_item(pred, ref, [questions[i]] if questions else [], tol)
-            items.append({"correct": m.correct, "extracted": m.extracted, "mode": m.mode, "step_recall": recall})
+            fields = _gold_fields(ref, _at(gold_answers, i))
+            rec.update(answer_type="numeric", answer_value=fields["answer_value"], answer=fields["answer"])
         else:
-            mode, conclusion = extract.extract_conclusion(pred)
-            ok = scorer.keyword({"answer_text": str(ref), "template_id": "batch"}, conclusion)
-            items.append({"correct": bool(ok), "extracted": conclusion, "mode": mode, "step_recall": recall,
-                          "keyword_undecided": ok is None})
-    recalls = [it["step_recall"] for it in items if it["step_recall"] is not None]
+            rec.update(answer_type="categorical", answer_text=str(ref), answer=str(ref))
+        recs.append(rec)
+    scorer.prepare(recs)
+    items = [scorer.score(rec, None, pred, ctx) for rec, pred in zip(recs, predictions)]
+    recalls = [it.step_recall for it in items if it.step_recall is not None]
+    f1s = [it.step_f1 for it in items if it.step_f1 is not None]
+    decided = [it for it in items if it.status == tasks.SCORED]
     out: dict[str, Any] = {
-        "accuracy": _mean([float(it["correct"]) for it in items]) or 0.0,
-        "strict_accuracy": _mean([float(it["correct"] and it["mode"] == extract.STRICT) for it in items]) or 0.0,
+        "accuracy": _mean([float(bool(it.correct)) for it in decided]) or 0.0,
+        "flexible_accuracy": _mean([float(bool(it.flexible_correct)) for it in decided]) or 0.0,
+        "pending": len(items) - len(decided),
         "step_recall": _mean(recalls) if recalls else None,
+        "step_precision": _mean([it.step_precision for it in items if it.step_precision is not None]) if recalls else None,
+        "step_f1": _mean(f1s) if f1s else None,
         "n": n,
     }
     if return_items:
-        out["items"] = items
+        out["items"] = [{**_item_json(it), "correct": it.correct, "step_recall": it.step_recall,
+                         "step_precision": it.step_precision, "step_f1": it.step_f1,
+                         "keyword_undecided": it.status == tasks.PENDING} for it in items]
     return out
 
 
 def _is_numeric_ref(ref: Any) -> bool:
+    """A number, or a display string that is only a number ("94", "14.1%", "NT$1,200"); yes/no and other
+    labels are categorical."""
     if isinstance(ref, (int, float)) and not isinstance(ref, bool):
         return True
     s = str(ref).strip()
-    return match.normalize_yes_no(s) is not None or (match.gold_value_from_string(s) is not None
-                                                      and extract.find_numbers(s)[0].text.strip() == s)
+    nums = extract.find_numbers(s)
+    return len(nums) == 1 and nums[0].text.strip() == s
 
 
 def choice_match(predictions: Sequence[str], references: Sequence[Sequence[str]],
@@ -120,13 +190,14 @@ def choice_match(predictions: Sequence[str], references: Sequence[Sequence[str]]
     ms = [match.match_choice(p, r, option_formats[i] if option_formats else None)
           for i, (p, r) in enumerate(zip(predictions, references))]
     out: dict[str, Any] = {
-        "accuracy": _mean([float(m.correct) for m in ms]) or 0.0,
-        "strict_accuracy": _mean([float(m.correct and m.mode == extract.STRICT) for m in ms]) or 0.0,
+        "accuracy": _mean([float(m.correct and m.mode == extract.STRICT) for m in ms]) or 0.0,
+        "flexible_accuracy": _mean([float(m.correct) for m in ms]) or 0.0,
         "cross_format": sum(1 for m in ms if m.cross_format),
         "n": n,
     }
     if return_items:
-        out["items"] = [{"correct": m.correct, "predicted": m.predicted, "mode": m.mode} for m in ms]
+        out["items"] = [{"correct": m.correct and m.mode == extract.STRICT, "flexible_correct": m.correct,
+                         "predicted": m.predicted, "mode": m.mode} for m in ms]
     return out
 
 

@@ -25,12 +25,14 @@ _FULLWIDTH.update({ord("ａ") + i: ord("a") + i for i in range(26)})
 _FULLWIDTH.update({
     ord("．"): ".", ord("％"): "%", ord("＄"): "$", ord("（"): "(", ord("）"): ")", ord("－"): "-",
     ord("＋"): "+", ord("−"): "-", ord("‐"): "-", ord("‑"): "-", ord("﹣"): "-", ord("\u3000"): " ",
+    ord("\u2012"): "-", ord("\u2013"): "-", ord("\u2014"): "-", ord("\u2015"): "-",  # figure/en/em dash minus
     ord("\xa0"): " ", ord("\u2009"): " ", ord("\u202f"): " ", ord("Ｅ"): "E", ord("ｅ"): "e",
 })
 
 MULTIPLIERS: dict[str, float] = {
     "千": 1e3, "萬": 1e4, "百萬": 1e6, "千萬": 1e7, "億": 1e8, "十億": 1e9, "兆": 1e12,
     "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9,
+    "k": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "b": 1e9,  # $3.74M, 12.26M shares, $5k, $1.2B
 }
 PERCENT_UNITS = frozenset({"%", "個百分點", "百分點"})
 BPS_UNITS = frozenset({"bps", "bp", "個基點", "基點"})
@@ -40,7 +42,7 @@ _CJK_SCALE = {"兆": 1e12, "億": 1e8, "萬": 1e4, "千": 1e3}
 _CURRENCY_BEFORE = r"(?:NT\s?\$|US\s?\$|HK\s?\$|\$|NTD|USD|TWD|新台幣|新臺幣|台幣|臺幣|美金)"
 _CURRENCY_AFTER = r"(?:新台幣元|新臺幣元|美元|港元|台幣|臺幣|元|NTD|USD|TWD|dollars?)"
 _UNIT = (r"(?:%|個百分點|百分點|bps|bp|個基點|基點|兆|十億|千萬|百萬|億|萬|千|"
-         r"trillion|billion|million|thousand|bn)")
+         r"trillion|billion|million|thousand|bn|mn|mm|k|m|b)")
 
 # Whitespace inside a number is bounded ({0,2}): unbounded runs between the optional parts would let the
 # regex try every split of a long run of spaces (catastrophic backtracking on degenerate model output).
@@ -90,13 +92,21 @@ class Num:
         return self.unit in BPS_UNITS
 
 
-_NEEDS_NORMALIZE = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_FULLWIDTH)) + "]")
+_NEEDS_NORMALIZE = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_FULLWIDTH)) + "，]")
+
+
+_FULLWIDTH_GROUP = re.compile(r"(?<=\d)，(?=\d{3}(?!\d))")
 
 
 def normalize(text: str) -> str:
-    """Map full-width digits, letters, signs and spaces to ASCII (length-preserving, so offsets still hold)."""
+    """Map full-width digits, letters, signs and spaces to ASCII (length-preserving, so offsets still hold).
+    A full-width comma becomes a thousands separator only between digit groups (「１，０２６」), never
+    between clauses (「94，2015」)."""
     # str.translate walks every character through a dict; most texts need nothing, and the search is C-fast.
-    return text.translate(_FULLWIDTH) if _NEEDS_NORMALIZE.search(text) else text
+    if not _NEEDS_NORMALIZE.search(text):
+        return text
+    out = text.translate(_FULLWIDTH)
+    return _FULLWIDTH_GROUP.sub(",", out) if "，" in out else out
 
 
 @functools.lru_cache(maxsize=256)
@@ -186,3 +196,41 @@ def first_answer_number(text: str) -> Num | None:
 def parse_number(text: str) -> Num | None:
     """The single number a gold string or short answer holds ("94", "14.1%", "1.2億", "(1,234)")."""
     return first_answer_number(text)
+
+
+# ---- Chinese numerals (「九十四」, 「三千四百六十」, 「一億兩千萬」, 「負十二點五」) ----------------------------------------
+_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "兩": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+               "八": 8, "九": 9}
+_CJK_SMALL = {"十": 10, "百": 100, "千": 1000}
+_CJK_BIG = {"萬": 1e4, "億": 1e8, "兆": 1e12}
+CJK_NUMERAL_RUN = re.compile(r"負?[零〇一二兩三四五六七八九十百千萬億兆]+(?:點[零〇一二三四五六七八九]+)?")
+
+
+def parse_cjk_numeral(run: str) -> float | None:
+    """The value of a run of Chinese numerals, or None when it is not a well-formed number."""
+    negative = run.startswith("負")
+    body = run[1:] if negative else run
+    frac = ""
+    if "點" in body:
+        body, frac = body.split("點", 1)
+    total, section, digit = 0.0, 0.0, None
+    for ch in body:
+        if ch in _CJK_DIGITS:
+            if digit is not None and digit != 0:
+                return None  # 「九四」: digits without a unit are not a number
+            digit = _CJK_DIGITS[ch]
+        elif ch in _CJK_SMALL:
+            section += (1 if digit is None else digit) * _CJK_SMALL[ch]
+            digit = None
+        elif ch in _CJK_BIG:
+            section += digit or 0
+            if section == 0:
+                return None
+            total += section * _CJK_BIG[ch]
+            section, digit = 0.0, None
+    value = total + section + (digit or 0)
+    if frac:
+        value += float("0." + "".join(str(_CJK_DIGITS[c]) for c in frac))
+    if value == 0 and not set(body) <= {"零", "〇"}:
+        return None
+    return -value if negative else value

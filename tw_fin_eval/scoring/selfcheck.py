@@ -2,13 +2,14 @@
 
 1. Every gold answer is written as a model output in one of several realistic formats (「答案：14.1%」,
    「答案：0.141」, 「答案：約 1.2 億元」, 「答案：NT$ 5,829.00」, 「(1,234)」, full-width digits,
-   「**答案**：」 on its own line, a `<think>` block holding decoy numbers, `\\boxed{}` without a marker,
+   「**答案**：」 on its own line, a `<think>` block holding decoy numbers, 「答案：\\boxed{}」,
    a unit word that restates the table's scale 「94 百萬美元」, 是/否, option letters …). The format is
    chosen from a hash of the item id, so the run is deterministic. FinChain outputs carry the gold
    solution text, so step_recall is exercised too. Rule-scored subsets must come out at 100%.
 2. A seeded 10% of the rule-scored items are corrupted the way models get answers wrong: ×1.1, the
    leading significant digit +1, ×10 (a wrong answer that still contains the right digits), a flipped
-   sign, yes↔no, another label of the same template. The scorer must reject them; the few corrupted
+   sign, yes↔no, another label of the same template (a gold of 0 always gets the leading-digit change:
+   0 × 1.1 is still 0). The scorer must reject them; the few corrupted
    items still judged right are the ones the tolerance legitimately accepts (e.g. a gold of 0 stays 0
    under ×1.1 and sign flips), which is the "about 1%" of the spec.
 3. The other reading of the spec's sentence (「把答案改錯 10%」 = every answer 10% off): every numeric
@@ -39,8 +40,11 @@ _ANSWER_MARK = re.compile(r"答案[:：]")
 _FULLWIDTH_DIGITS = str.maketrans("0123456789.", "０１２３４５６７８９．")
 
 
-def plain(x: float) -> str:
-    """A number as a model writes it: no exponent, no float noise (6 significant digits or the integer)."""
+def plain(x: float, decimals: int | None = None) -> str:
+    """A number as a model writes it: no exponent, no float noise (6 significant digits or the integer; or
+    rounded to the `decimals` the question asks for)."""
+    if decimals is not None:
+        return f"{x:.{max(0, decimals)}f}"
     if x == 0:
         return "0"
     if abs(x) >= 1e6:
@@ -58,31 +62,37 @@ def _pick(key: str, n: int) -> int:
 def _gold_of(record: dict[str, Any], turn: int | None) -> tuple[dict[str, Any], list[str | None]]:
     if turn is not None:
         t = record["turns"][turn]
-        return t, [t.get("question"), t.get("question_en")]
-    en = record.get("original_en") if isinstance(record.get("original_en"), dict) else {}
-    return record, [record.get("question"), (en or {}).get("question")]
+        return t, [t.get("question")]
+    return record, [record.get("question")]
 
 
-def numeric_text(value: float, gold_answer: str | None, questions: Sequence[str | None], key: str) -> str:
-    """One realistic rendering of a numeric answer (the value may be the gold or a corrupted one)."""
-    pq = match.is_percent_question(gold_answer, *questions)
+def numeric_text(value: float, gold_answer: str | None, questions: Sequence[str | None], key: str, *,
+                 display_decides: bool = False, decimals: int | None = None) -> str:
+    """One realistic rendering of a numeric answer (the value may be the gold or a corrupted one). Every
+    form has a 「答案：」 line: the headline verdict is the strict reading."""
+    pq = match.is_percent_question(gold_answer, *questions, display_decides=display_decides)
     f = match.gold_fraction(value, gold_answer) if pq else value
+    d = decimals
+
+    def shift(k: int) -> int | None:  # the same rounding written in another scale (萬, fraction …)
+        return None if d is None else d + k
     think = "<think>先找出表格中的相關數字：2014 年為 5,735，2015 年為 5,829，再計算。</think>\n"
     if pq:
-        forms = [f"答案：{plain(100 * f)}%", f"答案：{plain(f)}", f"{think}依題意計算比率。\n答案：{plain(100 * f)}%",
-                 f"計算結果為 \\boxed{{{plain(100 * f)}\\%}}。", f"**答案**：\n{plain(100 * f)} %",
-                 f"答案：{plain(100 * f)}", f"Answer: {plain(f)}"]
+        p, fr = plain(100 * f, d), plain(f, shift(2))
+        forms = [f"答案：{p}%", f"答案：{fr}", f"{think}依題意計算比率。\n答案：{p}%",
+                 f"計算結果如下。\n答案：\\boxed{{{p}\\%}}", f"**答案**：\n{p} %", f"答案：{p}", f"Answer: {fr}"]
     else:
-        forms = [f"答案：{plain(value)}", f"{think}依表格計算。\n答案：{plain(value)}",
-                 f"經計算，結果為 \\boxed{{{plain(value)}}}。", f"**答案**：\n**{plain(value)}**",
-                 f"答案：{plain(value).translate(_FULLWIDTH_DIGITS)}"]
+        v = plain(value, d)
+        forms = [f"答案：{v}", f"{think}依表格計算。\n答案：{v}", f"經計算，\n答案：$\\boxed{{{v}}}$",
+                 f"**答案**：\n**{v}**", f"答案：{v.translate(_FULLWIDTH_DIGITS)}"]
         if abs(value) >= 1000:
-            forms.append(f"答案：({abs(value):,.2f})" if value < 0 else f"答案：NT$ {value:,.2f}")
+            two = 2 if d is None else d
+            forms.append(f"答案：({abs(value):,.{two}f})" if value < 0 else f"答案：NT$ {value:,.{two}f}")
         if abs(value) >= 1e7:
-            forms.append(f"答案：約 {plain(value / 1e8)} 億元")
+            forms.append(f"答案：約 {plain(value / 1e8, shift(8))} 億元")
         elif abs(value) >= 1e4:
-            forms.append(f"答案：{plain(value / 1e4)} 萬元")
-        if abs(value) >= 1 and value == round(value):
+            forms.append(f"答案：{plain(value / 1e4, shift(4))} 萬元")
+        if abs(value) >= 1 and value == round(value) and d is None:
             forms.append(f"答案：{plain(value)} 百萬美元")  # the unit restates the table's scale
     return forms[_pick(key, len(forms))]
 
@@ -110,11 +120,12 @@ def gold_output(record: dict[str, Any], turn: int | None) -> str:
         solution = "\n".join(lines).rstrip()
         if record.get("answer_type") == "categorical":
             return f"{solution}\n答案：{record['answer_text']}"
-        body = numeric_text(float(record["answer_value"]), record.get("answer"), [record.get("question")], key)
+        body = numeric_text(float(record["answer_value"]), record.get("answer"), [record.get("question")], key,
+                            display_decides=True, decimals=match.stated_decimals(record))
         return f"{solution}\n{body}" if _pick(key + "s", 2) else f"{solution}\n答案：{record.get('answer')}"
     if tt == "mcq":
         codes = list(record["answer"])
-        forms = [f"答案：{'、'.join(codes)}", f"答案：({')、('.join(codes)})", f"所以選 \\boxed{{{','.join(codes)}}}"]
+        forms = [f"答案：{'、'.join(codes)}", f"答案：({')、('.join(codes)})", f"所以選\n答案：\\boxed{{{','.join(codes)}}}"]
         return forms[_pick(key, len(forms))]
     reference = record.get("reference_answer") or record.get("answer") or ""
     return f"{reference}\n答案：{reference}"
@@ -131,7 +142,8 @@ def corrupt_output(record: dict[str, Any], turn: int | None, labels: Sequence[st
             return "flip_yes_no", yes_no_text(not yes, key)
         g = float(gold["answer_value"])
         kinds = ["times_1.1", "leading_digit", "times_10", "sign"]
-        kind = kinds[_pick(key + "c", len(kinds))]
+        # a gold of 0 is unchanged by ×1.1, ×10 and a sign flip: that would not be a wrong answer
+        kind = kinds[_pick(key + "c", len(kinds))] if g else "leading_digit"
         if kind == "times_1.1":
             wrong = g * 1.1
         elif kind == "leading_digit":
@@ -140,7 +152,8 @@ def corrupt_output(record: dict[str, Any], turn: int | None, labels: Sequence[st
             wrong = g * 10
         else:
             wrong = -g
-        return kind, numeric_text(wrong, gold.get("answer"), qs, key)
+        return kind, numeric_text(wrong, gold.get("answer"), qs, key, display_decides=tt == "numeric_cot",
+                                  decimals=match.stated_decimals(record) if tt == "numeric_cot" else None)
     if tt == "numeric_cot":  # categorical
         gold = record["answer_text"]
         others = [lab for lab in labels if lab != gold]
@@ -243,7 +256,8 @@ def off_by_ten_percent(records: Sequence[dict[str, Any]]) -> dict[engine.Key, st
                 continue
             if gold.get("answer_value") is not None:
                 out[(rec["id"], unit)] = numeric_text(1.1 * float(gold["answer_value"]), gold.get("answer"), qs,
-                                                      f"{rec['id']}#{unit}")
+                                                      f"{rec['id']}#{unit}", display_decides=tt == "numeric_cot",
+                                                      decimals=match.stated_decimals(rec) if tt == "numeric_cot" else None)
     return out
 
 

@@ -50,6 +50,11 @@ class ItemResult:
     judge_verdict: Any = None
     judge_raw: Any = None
     step_recall: float | None = None
+    step_precision: float | None = None
+    step_f1: float | None = None
+    flexible_correct: bool | None = None  # diagnostic: right with the flexible fallbacks (\boxed{}, last number)
+    truncated: bool = False  # cut off by the length limit with no final answer line
+    refused: bool = False  # the answer declines (「無法判斷」): wrong, and counted
     reason: str | None = None
     # set by the engine for the report: bootstrap cluster, gold status (issue 21), the verdict against the
     # upstream gold where a fixed gold differs, and the generation's finish_reason
@@ -65,6 +70,8 @@ class ItemResult:
                 "extracted": self.extracted, "mode": self.mode, "correct": self.correct, "score": self.score,
                 "status": self.status, "decided_by": self.decided_by, "match_path": self.match_path,
                 "judge_verdict": self.judge_verdict, "judge_raw": self.judge_raw, "step_recall": self.step_recall,
+                "step_precision": self.step_precision, "step_f1": self.step_f1,
+                "flexible_correct": self.flexible_correct, "truncated": self.truncated, "refused": self.refused,
                 "reason": self.reason, "cluster": self.cluster, "gold_status": self.gold_status,
                 "upstream_correct": self.upstream_correct,
                 "finish_reason": self.finish_reason}
@@ -134,13 +141,19 @@ def _numeric_item(record: dict[str, Any], turn: int | None, response: str, gold:
                   questions: list[str | None], ctx: Context) -> ItemResult:
     """A numeric or yes/no answer scored by rule (FinQA items, ConvFinQA turns)."""
     if gold.get("answer_value") is None:
-        m = match.match_yes_no(response, gold.get("answer_text") or gold.get("answer") or "")
-        return new_item(record, turn, correct=m.correct, extracted=m.extracted, mode=m.mode, decided_by=RULE,
-                        match_path="yes_no")
+        m = match.match_yes_no(response, gold.get("answer_text") or gold.get("answer") or "", questions[0])
+        return _rule_item(record, turn, m, "yes_no")
     m = match.match_numeric(response, float(gold["answer_value"]), gold_answer=gold.get("answer"),
                             questions=questions, tol=ctx.tolerance)
+    return _rule_item(record, turn, m, m.path)
+
+
+def _rule_item(record: dict[str, Any], turn: int | None, m: match.Match, path: str | None,
+               **kw: Any) -> ItemResult:
+    reason = "the answer line gives a range or alternatives" if m.ambiguous else \
+        "refusal" if m.refused else None
     return new_item(record, turn, correct=m.correct, extracted=m.extracted, mode=m.mode, decided_by=RULE,
-                    match_path=m.path)
+                    match_path=path, flexible_correct=m.flexible, refused=m.refused, reason=reason, **kw)
 
 
 def _validate_gold(record: dict[str, Any], gold: dict[str, Any], where: str) -> None:
@@ -155,8 +168,7 @@ class NumericScorer(TaskScorer):
         _validate_gold(record, record, "answer_value")
 
     def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
-        en = (record.get("original_en") or {}).get("question") if isinstance(record.get("original_en"), dict) else None
-        return _numeric_item(record, turn, response, record, [record.get("question"), en], ctx)
+        return _numeric_item(record, turn, response, record, [record.get("question")], ctx)
 
 
 class ConversationScorer(TaskScorer):
@@ -174,7 +186,7 @@ class ConversationScorer(TaskScorer):
 
     def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
         t = record["turns"][turn or 0]
-        return _numeric_item(record, turn, response, t, [t.get("question"), t.get("question_en")], ctx)
+        return _numeric_item(record, turn, response, t, [t.get("question")], ctx)
 
 
 # ---- FinChain: final answer + step_recall; categorical conclusions ---------------------------------------
@@ -182,34 +194,81 @@ _NEG_BEFORE = re.compile(r"(?:減少|下降|下跌|降低|虧損|損失|流出|�
 _NEG_WORD_WINDOW = 8
 
 
-def step_recall(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolerance = DEFAULT_TOLERANCE) -> float | None:
-    """Share of gold intermediate values found among the numbers of the output (think removed,
-    「步驟 N：」 labels ignored). Scale-aware: a number matches by its value with unit (「1.2 億」, 「5.25%」 →
-    0.0525) or its bare numeral; for a step whose label names a rate, also 100× (5.25 for 0.0525).
-    Sign-aware: a negative gold value needs a negative number, or its magnitude written after a word
-    that carries the sign (減少 / 下降 / 虧損 / 流出 …)."""
+@dataclass(frozen=True)
+class StepScores:
+    recall: float | None
+    precision: float | None
+    f1: float | None
+
+
+def step_scores(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolerance = DEFAULT_TOLERANCE,
+                question: str | None = None) -> StepScores:
+    """How many gold intermediate values the output computes, one number per step.
+
+    Candidates are the distinct numbers of the visible output (think removed, 「步驟 N：」 labels ignored)
+    minus the numbers copied from the question. Each gold step needs its own candidate (one-to-one, so the
+    final answer written twice, or one guess, never satisfies two steps); steps whose value is itself a
+    number of the question cannot show work and are left out. A number matches by its value with unit
+    (「1.2 億」, 「5.25%」 → 0.0525) or its bare numeral; for a step whose label names a rate, also 100×
+    (5.25 for 0.0525); a negative step needs a negative number or its magnitude after a word that carries
+    the sign (減少 / 下降 / 虧損 / 流出 …). recall = steps found / steps; precision = candidates used /
+    candidates; F1 their harmonic mean — a list of guesses («2.5%、3%、3.5%、4%…») has a low precision.
+    A refusal scores 0."""
     if not steps:
-        return None
-    label_text = extract.recall_text(output)
-    usable = [st for st in steps if _is_number(st.get("value")) and math.isfinite(st["value"])]
-    values = [float(st["value"]) for st in usable]
-    rates = [_is_rate_label(str(st.get("label") or "")) for st in usable]
-    # Sorted candidate readings, so each step is one binary search instead of a scan over every number.
-    scanned = scan_values(label_text)
-    plain = sorted([value for value, _, _ in scanned] + [bare for _, bare, _ in scanned])
-    as_rate = sorted(bare / 100.0 for _, bare, pct in scanned if not pct) if any(rates) else []
-    negated: list[float] = []
-    if any(v < 0 for v in values):  # positions are needed only to look for a sign-carrying word
-        for n in find_numbers(label_text):
-            if n.bare > 0 and _NEG_BEFORE.search(label_text[max(0, n.start - _NEG_WORD_WINDOW):n.start]):
-                negated.extend((-n.value, -n.bare))
-        negated.sort()
+        return StepScores(None, None, None)
+    text = extract.recall_text(output)
+    q_values = {_key(v) for v, bare, _ in scan_values(question or "") for v in (v, bare)}
+    usable = [st for st in steps if _is_number(st.get("value")) and math.isfinite(st["value"])
+              and _key(float(st["value"])) not in q_values]
+    if not usable:
+        return StepScores(None, None, None)
+    seg = extract.answer_segment(text)
+    if extract.is_refusal(seg if seg is not None else text[-200:]):
+        return StepScores(0.0, 0.0, 0.0)
+    # distinct candidates, each with its readings
+    # key → [(reading, counts only for a rate step)]
+    readings: dict[float, list[tuple[float, bool]]] = {}
+    for value, bare, pct in scan_values(text):
+        k = _key(value)
+        if k in q_values:
+            continue
+        rs = readings.setdefault(k, [])
+        if not rs:
+            rs.extend([(value, False), (bare, False)] + ([] if pct else [(bare / 100.0, True)]))
+    if any(float(st["value"]) < 0 for st in usable):
+        for n in find_numbers(text):
+            if n.bare > 0 and _NEG_BEFORE.search(text[max(0, n.start - _NEG_WORD_WINDOW):n.start]):
+                k = _key(n.value)
+                if k in readings:
+                    readings[k].extend([(-n.value, False), (-n.bare, False)])
+    cands = list(readings.values())
+    used = [False] * len(cands)
     found = 0
-    for v, rate in zip(values, rates):
+    for st in usable:
+        v = float(st["value"])
+        rate = _is_rate_label(str(st.get("label") or ""))
         lim = max(tol.abs, tol.rel * abs(v))
-        if _near(plain, v, lim) or (rate and _near(as_rate, v, lim)) or (v < 0 and _near(negated, v, lim)):
-            found += 1
-    return found / len(steps)
+        for i, rs in enumerate(cands):
+            if used[i]:
+                continue
+            if any(abs(r - v) <= lim for r, rate_only in rs if rate or not rate_only):
+                used[i] = True
+                found += 1
+                break
+    recall = found / len(usable)
+    precision = found / len(cands) if cands else 0.0
+    f1 = 2 * recall * precision / (recall + precision) if recall + precision else 0.0
+    return StepScores(recall, precision, f1)
+
+
+def _key(value: float) -> float:
+    """Numbers compared as written, to 9 significant digits (float noise)."""
+    return float(f"{value:.9g}")
+
+
+def step_recall(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolerance = DEFAULT_TOLERANCE,
+                question: str | None = None) -> float | None:
+    return step_scores(output, steps, tol, question).recall
 
 
 @functools.lru_cache(maxsize=4096)
@@ -269,16 +328,19 @@ class FinChainScorer(TaskScorer):
         return out
 
     def keyword(self, record: dict[str, Any], conclusion: str | None) -> bool | None:
-        """True/False when the conclusion names exactly one label of the template's set, else None."""
+        """True/False when the conclusion names exactly one label of the template's set (for yes/no labels:
+        says yes or no, as a word or as the question's predicate), else None."""
         gold = _norm_label(record["answer_text"])
         text = _norm_label(conclusion or "")
         if not text:
             return None
         if text == gold:
             return True
+        if extract.is_refusal(conclusion):
+            return False
         yes_no = match.normalize_yes_no(gold)
         if yes_no is not None:
-            got = extract.classify_yes_no(conclusion)
+            got = extract.classify_yes_no(conclusion, record.get("question"))
             return None if got is None else got == yes_no
         labels = self._label_set(record)
         initials = {lab[0] for lab in labels if lab}
@@ -303,25 +365,38 @@ class FinChainScorer(TaskScorer):
             return None
         return distinct.pop() == gold
 
+    @staticmethod
+    def tolerance(record: dict[str, Any], ctx: Context) -> Tolerance:
+        """The tolerance the question's stated rounding implies (`match.stated_decimals`: half a unit in the
+        asked decimal place), unless the caller chose a tolerance of its own."""
+        if ctx.tolerance != DEFAULT_TOLERANCE:
+            return ctx.tolerance
+        decimals = match.stated_decimals(record)
+        return DEFAULT_TOLERANCE if decimals is None else Tolerance.for_decimals(decimals)
+
     def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
-        recall = step_recall(response, record.get("steps") or [], ctx.tolerance)
+        steps = step_scores(response, record.get("steps") or [], DEFAULT_TOLERANCE, record.get("question"))
+        kw = {"step_recall": steps.recall, "step_precision": steps.precision, "step_f1": steps.f1}
         if record["answer_type"] == "numeric":
             m = match.match_numeric(response, float(record["answer_value"]), gold_answer=record.get("answer"),
-                                    questions=[record.get("question")], tol=ctx.tolerance)
-            return new_item(record, turn, correct=m.correct, extracted=m.extracted, mode=m.mode, decided_by=RULE,
-                            match_path=m.path, step_recall=recall)
+                                    questions=[record.get("question")], tol=self.tolerance(record, ctx),
+                                    display_decides=True)
+            return _rule_item(record, turn, m, m.path, **kw)
         mode, conclusion = extract.extract_conclusion(response)
         decided = self.keyword(record, conclusion)
-        item = new_item(record, turn, extracted=conclusion, mode=mode, step_recall=recall, match_path="keyword")
+        item = new_item(record, turn, extracted=conclusion, mode=mode, match_path="keyword", **kw)
         if decided is not None:
-            item.correct, item.decided_by = decided, KEYWORD
+            item.refused = extract.is_refusal(conclusion)
+            item.correct, item.decided_by = decided and mode == extract.STRICT, KEYWORD
+            item.flexible_correct = decided
             return item
         request = judge.PROTOCOLS["conclusion"].build(record, response) if ctx.judge_enabled else None
+        item.status = PENDING
         if request is not None:
-            item.status, item.judge_request, item.reason = PENDING, request, "keyword match undecided; judge asked"
+            item.judge_request, item.reason = request, "keyword match undecided; judge asked"
             return item
-        item.correct, item.decided_by = False, KEYWORD  # no judge: no single label named → not right
-        item.reason = "keyword match undecided (no single label in the conclusion); no judge"
+        # no judge: an answer that names no single label is not counted wrong — it waits for a judge
+        item.reason = "keyword match undecided (no single label in the conclusion); no judge configured"
         return item
 
 
@@ -335,8 +410,9 @@ class ChoiceScorer(TaskScorer):
 
     def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
         m = match.match_choice(response, record["answer"], record.get("option_format"))
-        return new_item(record, turn, correct=m.correct, extracted=",".join(m.predicted) or None, mode=m.mode,
-                        decided_by=RULE, match_path="cross_format" if m.cross_format else "choice")
+        return new_item(record, turn, correct=m.correct and m.mode == extract.STRICT,
+                        extracted=",".join(m.predicted) or None, mode=m.mode, decided_by=RULE,
+                        match_path="cross_format" if m.cross_format else "choice", flexible_correct=m.correct)
 
 
 class JudgedScorer(TaskScorer):

@@ -69,7 +69,7 @@ def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
     turns = [
         {"question": zh,
          "answer": t["answer"] if t["answer_value"] is None else gold_display(
-             t["answer"], t["answer_value"], questions=[zh, t["question_en"]]),
+             t["answer"], t["answer_value"], questions=[zh]),
          "answer_value": t["answer_value"], "answer_text": t["answer_text"],
          "program": t["program"], "question_en": t["question_en"]}
         for zh, t in zip(ov.data["turns"], item.fields["turns"])

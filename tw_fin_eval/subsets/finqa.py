@@ -60,7 +60,7 @@ def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
         question=question,
         context={"table": table, "evidence": evidence, "setting": item.setting},
         answer=f["answer"] if f["answer_value"] is None else gold_display(
-            f["answer"], f["answer_value"], questions=[question, item.question]),
+            f["answer"], f["answer_value"], questions=[question]),
         answer_value=f["answer_value"],
         answer_text=f["answer_text"],
         program=f["program"],

@@ -1,0 +1,89 @@
+"""The evaluate metrics give the scorer's verdict item by item when called with the dataset's columns, as
+the cards document: numeric_match(predictions, references=answer_value (answer_text for yes/no),
+questions=question, gold_answers=answer), conv_turn_match per turn likewise."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tw_fin_eval import paths, schema
+from tw_fin_eval.scoring import engine, metric_fns
+
+
+def _built(name):
+    path = paths.DATA_DIR / name
+    if not path.is_file():
+        pytest.skip(f"data/{name} not built (run `python -m tw_fin_eval build`)")
+    return [json.loads(line) for line in path.open(encoding="utf-8")]
+
+
+def _variants(gold: dict) -> list[str]:
+    """Several answers per unit: the display string, the value, ×100, ×1.1, flexible-only, a refusal, a
+    direction word, a range."""
+    if gold["answer_value"] is None:
+        flip = "否" if gold["answer_text"] == "yes" else "是"
+        return [f"答案：{gold['answer_text']}", f"答案：{flip}", "答案：無法判斷", "比較後可知：yes", f"<think>答案：{flip}</think>"]
+    v = float(gold["answer_value"])
+    return [f"答案：{gold['answer']}", f"答案：{v}", f"答案：{100 * v:.4g}", f"答案：{1.1 * v:.6g}",
+            f"\\boxed{{{gold['answer']}}}", "答案：資料不足", f"答案：減少 {abs(v):.6g}", f"答案：{v:.4g} 至 {2 * v + 1:.4g}"]
+
+
+def _scorer_verdicts(records, runs_rows):
+    runs = engine.RunsIndex()
+    for key, text in runs_rows.items():
+        runs.success[key] = text
+    out = engine.score(records, runs, progress=False)
+    return {(it.id, it.turn): (it.correct, it.flexible_correct) for it in out.items}
+
+
+def test_numeric_match_gives_the_scorers_verdicts_on_every_finqa_record():
+    records = _built("finqa_tw_test.jsonl")
+    preds, refs, questions, golds, keys = [], [], [], [], []
+    per_variant: dict[int, dict] = {}
+    for rec in records:
+        for k, text in enumerate(_variants(rec)):
+            preds.append(text)
+            refs.append(rec["answer_value"] if rec["answer_value"] is not None else rec["answer_text"])
+            questions.append(rec["question"])
+            golds.append(rec["answer"])
+            keys.append((rec["id"], k))
+            per_variant.setdefault(k, {})[(rec["id"], None)] = text
+    items = metric_fns.numeric_match(preds, metric_fns.reference_strings(refs), questions=questions,
+                                     gold_answers=golds, return_items=True)["items"]
+    metric = {key: (it["correct"], it["flexible_correct"]) for key, it in zip(keys, items)}
+    mismatches = []
+    for k, rows in per_variant.items():
+        for (rid, turn), verdict in _scorer_verdicts(records, rows).items():
+            if (rid, turn) in rows and (bool(verdict[0]), bool(verdict[1])) != metric[(rid, k)]:
+                mismatches.append((rid, k, rows[(rid, None)], verdict, metric[(rid, k)]))
+    assert len(metric) >= 5 * len(records) and not mismatches, mismatches[:10]
+    # the variants exercise both verdicts
+    assert {v[0] for v in metric.values()} == {True, False}
+
+
+def test_conv_turn_match_gives_the_scorers_verdicts_on_every_convfinqa_turn():
+    records = _built("convfinqa_tw_dev.jsonl")
+    preds, refs, questions, golds, cids, keys = [], [], [], [], [], []
+    per_variant: dict[int, dict] = {}
+    for rec in records:
+        for turn in schema.units(rec):
+            t = rec["turns"][turn]
+            for k, text in enumerate(_variants(t)):
+                preds.append(text)
+                refs.append(t["answer_value"] if t["answer_value"] is not None else t["answer_text"])
+                questions.append(t["question"])
+                golds.append(t["answer"])
+                cids.append(rec["id"])
+                keys.append((rec["id"], turn, k))
+                per_variant.setdefault(k, {})[(rec["id"], turn)] = text
+    items = metric_fns.conv_turn_match(preds, metric_fns.reference_strings(refs), cids, questions=questions,
+                                       gold_answers=golds, return_items=True)["items"]
+    metric = {key: (it["correct"], it["flexible_correct"]) for key, it in zip(keys, items)}
+    mismatches = []
+    for k, rows in per_variant.items():
+        for (rid, turn), verdict in _scorer_verdicts(records, rows).items():
+            if (rid, turn) in rows and (bool(verdict[0]), bool(verdict[1])) != metric[(rid, turn, k)]:
+                mismatches.append((rid, turn, k, verdict, metric[(rid, turn, k)]))
+    assert not mismatches, mismatches[:10]
