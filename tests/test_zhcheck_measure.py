@@ -40,11 +40,11 @@ def test_patterns_count_issue_20_forms(tmp_path, capsys):
 
     from tw_fin_eval.zhcheck.patterns import FILES, count_data
 
-    finqa = {"question": "截至 12/31/12，我們的營收為 5.9 十億美元？", "task_type": "numeric",
+    finqa = {"id": "finqa_tw-test-0001", "question": "截至 12/31/12，我們的營收為 5.9 十億美元？", "task_type": "numeric",
              "context": {"table": [["（百萬平方英尺）", "2015"], ["淨營收", "21% ( 21 % )"]],
                          "evidence": ["淨營收（金額（百萬））為 $ 5735。", "營收增加 21% ( 21 % )，稅務部位不變。"]},
              "original_en": {"evidence": [{"key": "table_1"}, {"key": "text_2"}]}}
-    clean = {"question": "截至 2012 年 12 月 31 日，本公司營收為 59 億美元？", "task_type": "numeric",
+    clean = {"id": "finqa_tw-test-0002", "question": "截至 2012 年 12 月 31 日，本公司營收為 59 億美元？", "task_type": "numeric",
              "context": {"table": [["（百萬平方英尺）", "2015"], ["淨營收", "21% ( 21 % )"]],
                          "evidence": ["2015 年淨營收為 21%（單位：百萬平方英尺）。", "營收增加 21%。"]},
              "original_en": {"evidence": [{"key": "table_1"}, {"key": "text_2"}]}}
@@ -62,6 +62,11 @@ def test_patterns_count_issue_20_forms(tmp_path, capsys):
     assert counts["header prefix dropped (table evidence)"] == (1, 1)
     assert main(["patterns", str(tmp_path)]) == 0
     assert "N 十億 (prose)" in capsys.readouterr().out
+    assert main(["patterns", str(tmp_path), "--show", "我們", "--subset", "finqa", "--range", "1-5"]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    assert len(shown) == 1 and "[question]" in shown[0] and "我們的營收" in shown[0]
+    assert main(["patterns", str(tmp_path), "--show", "no such pattern"]) == 2
+    assert main(["patterns", str(tmp_path), "--show", "我們", "--range", "a-b"]) == 2
 
 
 def test_patterns_missing_data_is_a_clear_error(tmp_path):

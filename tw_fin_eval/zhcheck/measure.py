@@ -161,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     mp.add_argument("--sources", help="English sources folder (default $TW_FIN_EVAL_SOURCES or ../shared/sources)")
     pp = sub.add_parser("patterns", help="issue-20 register patterns over built records")
     pp.add_argument("data", nargs="?", default="data", help="folder of built records (default: data)")
+    pp.add_argument("--show", metavar="PATTERN", help="list the affected strings of one pattern (name as printed)")
+    pp.add_argument("--subset", choices=("finqa", "convfinqa", "financeagent"), help="with --show: one subset")
+    pp.add_argument("--range", help="with --show: item numbers, e.g. 1-100")
     args = parser.parse_args(argv)
 
     if args.what == "allowlist":
@@ -174,10 +177,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"check_zh: {chars:,} characters in {seconds:.2f} s ({found} findings)")
     elif args.what == "patterns":
         from tw_fin_eval.errors import InputError
-        from tw_fin_eval.zhcheck.patterns import count_data, format_counts
+        from tw_fin_eval.zhcheck.patterns import FILES, count_data, format_counts, show
 
         try:
-            print(format_counts(count_data(Path(args.data))))
+            if args.show:
+                m = re.fullmatch(r"(\d+)(?:-(\d+))?", args.range) if args.range else None
+                if args.range and not m:
+                    raise InputError(f"--range must look like 1-100, not {args.range!r}")
+                first, last = (int(m.group(1)), int(m.group(2) or m.group(1))) if m else (1, None)
+                subsets = (args.subset,) if args.subset else tuple(FILES)
+                for line in show(Path(args.data), args.show, subsets, first, last):
+                    print(line)
+            else:
+                print(format_counts(count_data(Path(args.data))))
         except InputError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2

@@ -120,10 +120,7 @@ def header_prefix_dropped(rec: dict) -> int:
                if kind == EVIDENCE_TABLE and not all(w in text for w in words))
 
 
-def count_file(path: Path) -> dict[str, tuple[int, int]]:
-    """pattern name → (occurrences, items with at least one)."""
-    totals = {p.name: [0, 0] for p in PATTERNS}
-    totals["header prefix dropped (table evidence)"] = [0, 0]
+def _records(path: Path) -> Iterator[dict]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
@@ -132,9 +129,16 @@ def count_file(path: Path) -> dict[str, tuple[int, int]]:
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
+            yield json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"not JSON ({exc.msg})", path=path, line=lineno) from None
+
+
+def count_file(path: Path) -> dict[str, tuple[int, int]]:
+    """pattern name → (occurrences, items with at least one)."""
+    totals = {p.name: [0, 0] for p in PATTERNS}
+    totals["header prefix dropped (table evidence)"] = [0, 0]
+    for rec in _records(path):
         fields = list(record_fields(rec))
         for p in PATTERNS:
             n = sum(p.count(text) for kind, text in fields if kind in p.kinds)
@@ -144,6 +148,25 @@ def count_file(path: Path) -> dict[str, tuple[int, int]]:
         totals["header prefix dropped (table evidence)"][0] += n
         totals["header prefix dropped (table evidence)"][1] += n > 0
     return {k: (v[0], v[1]) for k, v in totals.items()}
+
+
+def show(data_dir: Path, name: str, subsets: tuple[str, ...] = tuple(FILES),
+         first: int = 1, last: int | None = None) -> Iterator[str]:
+    """One line per affected string of pattern `name`: overlay file, source id, field kind and zh text."""
+    patterns = {p.name: p for p in PATTERNS}
+    if name not in patterns:
+        raise InputError(f"unknown pattern {name!r}; one of: " + ", ".join(patterns))
+    pattern = patterns[name]
+    for subset in subsets:
+        for rec in _records(data_dir / FILES[subset]):
+            number = int(re.search(r"(\d+)$", rec.get("id", "0")).group(1))
+            if number < first or (last is not None and number > last):
+                continue
+            overlay = str((rec.get("meta") or {}).get("translation", "")).rpartition("；")[2]
+            source_id = (rec.get("source") or {}).get("orig_id", "")
+            for kind, text in record_fields(rec):
+                if kind in pattern.kinds and pattern.count(text):
+                    yield f"{overlay} #{number} id={source_id} [{kind}] {text}"
 
 
 def count_data(data_dir: Path) -> dict[str, dict[str, tuple[int, int]]]:
