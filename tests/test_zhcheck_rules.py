@@ -50,6 +50,8 @@ def test_thousands_commas_are_ignored_but_decimals_kept():
     ("1.5 billion shares", "1,500 百萬股"),
     ("( in millions ) net revenue was $ 5735 in 2015", "2015 年淨營收為 57.35 億美元"),
     ("total of $ 2.3 trillion", "合計 2.3 兆美元"),
+    ("Adjusted EBITDA Loss: $(149.7) Million", "調整後 EBITDA 虧損：1.497 億美元"),
+    ("$85,002 thousands", "8,500.2 萬美元"),
 ])
 def test_amount_restated_in_another_scale_with_equal_value_passes(en, zh):
     assert missing_numerals(en, zh) == []

@@ -472,9 +472,10 @@ def _glued_date(num: str, have: Counter[str]) -> bool:
 # English scale words after a numeral: "5.9 billion", "$ 42.5 million", "$5.9bn", "$42.5M", "300k"
 _EN_SCALES = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12,
               "mn": 6, "mm": 6, "bn": 9, "k": 3, "m": 6, "b": 9}
-_EN_SCALE_AFTER_RE = re.compile(r"(?:\s+20(?:13|14|22))?\s*(thousand|million|billion|trillion|mil-\s*lion|bil-\s*lion)s?\b"
-                                r"|\s?(mn|mm|bn)\b"
-                                r"|([kmb])\b", re.IGNORECASE | re.ASCII)
+# (an accounting negative keeps its scale outside the bracket: "$(149.7) million")
+_EN_SCALE_AFTER_RE = re.compile(r"\)?(?:\s+20(?:13|14|22))?\s*(thousand|million|billion|trillion|mil-\s*lion|bil-\s*lion)s?\b"
+                                r"|\)?\s?(mn|mm|bn)\b"
+                                r"|\)?([kmb])\b", re.IGNORECASE | re.ASCII)
 # the rest of a list whose last item carries the scale: "1.8 , 1.9 , and 2.0 million" (each in millions)
 _EN_LIST_TAIL_RE = re.compile(r"(?:\s*(?:,|and|or|to|-)\s*(?:and\s+)?\$?\s*\d[\d,]*(?:\.\d+)?)+(?=\s*(?:thousand|million|"
                               r"billion|trillion)s?\b)", re.IGNORECASE | re.ASCII)
