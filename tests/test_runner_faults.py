@@ -265,8 +265,7 @@ def test_no_piece_of_the_key_is_written_even_cut_or_case_changed(tmp_path, capsy
         rc, stdout, err = cli(capsys, *base_args(srv.url, data, out, "--max-retries", "1"))
         assert srv.headers[0]["Authorization"] == f"Bearer {key}"
     text = (out.read_text(encoding="utf-8") + stdout + err).lower()
-    if fault != "echo_key_error":  # (there the key stands past the 300 characters kept of an error body)
-        assert "[redacted]" in text
+    assert "[redacted]" in text or "[reda" in text  # (an error body is cut at 300 characters after the scrub)
     pieces = fragments(key) if len(key) > 5 else {key.lower()}
     assert not [p for p in pieces if p in text]
 

@@ -24,8 +24,8 @@ The hostile ones (issue 17: a client must bound time, memory and what it writes)
   "null_content"     200 with `"content": null`
   "reset_reused"     on a keep-alive connection that already served a request: read it, then RST
   "redirect"         307 to `redirect_to` (default: the same path on /v2)
-  "echo_key_error"   500 whose error message quotes the Authorization header (upper-cased) near char 290
-  "echo_key_body"    200 with a non-JSON body that starts with the Authorization header
+  "echo_key_error"   500 whose error message quotes the Authorization header (upper-cased) across char 300
+  "echo_key_body"    200 with a non-JSON body quoting the Authorization header across char 80
   "echo_key_content" 200 whose content quotes the Authorization header
 Every stall is bounded (`hang_s`, `max_stall_s`) and released by stop(); the server binds loopback only.
 Choose them with
@@ -394,11 +394,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             target = owner.redirect_to or f"http://127.0.0.1:{owner.port}/v2/chat/completions"
             self._send_json(307, {"error": {"message": "moved", "type": "redirect"}}, {"Location": target})
         elif fault == "echo_key_error":
-            pad = "p" * 290
+            pad = "p" * 270  # the key then straddles the client's 300-character cut of an error body
             self._send_json(500, {"error": {"message": f"{pad} rejected header {auth.upper()} (echo)",
                                             "type": "server_error"}})
         elif fault == "echo_key_body":
-            self._send_bytes(200, f"{auth} was not accepted; <html>".encode())
+            # the key straddles the 80-character "body starts …" snippet of a malformed reply
+            self._send_bytes(200, f"<html>{'.' * 60}{auth} was not accepted".encode())
         elif fault == "echo_key_content":
             response = owner.build_response(body)
             response["choices"][0]["message"]["content"] = f"I saw {auth} and {auth.lower()}. 答案：1"
