@@ -81,7 +81,14 @@ def test_details_parquet_matches_results(tmp_path):
     recs = samples.sample_records()
     rc, out = score(tmp_path, recs, runs_for(recs))
     table = pq.read_table(out / "details.parquet").to_pylist()
-    assert len(table) == 24 and {"question", "response", "gold_value", "correct"} <= set(table[0])
+    lines = [json.loads(x) for x in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(table) == len(lines) == 24
+    for row, line in zip(table, lines):  # nulls, booleans, numbers and text survive the columnar writer
+        for key in ("id", "turn", "dataset", "difficulty", "status", "correct", "upstream_correct", "step_recall",
+                    "question", "response", "think", "extracted"):
+            assert row[key] == line[key], key
+        assert row["gold_value"] == line["gold"]["answer_value"]
+    assert {r["correct"] for r in table} >= {True, None}
 
 
 def test_think_is_kept_apart_from_the_response(tmp_path):
@@ -173,3 +180,30 @@ def test_partial_run_leaves_unrun_subsets_out(tmp_path):
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "Partial run: 16 of 24 units were not run" in report
     assert "convfinqa_tw-dev-0001" not in report and "| FinChain-TW |" not in report
+
+
+def test_check_zh_reads_the_responses_of_a_runs_file(tmp_path):
+    pytest.importorskip("opencc")
+    from tw_fin_eval.zhcheck.cli import check_jsonl
+
+    recs = samples.sample_records()[:3]
+    lines = runs_for(recs, {("finqa_tw-test-0001", None): "<think>先算一下</think>这个数据显示营收为 94\n答案：94",
+                            ("finqa_tw-test-0002", None): "營收成長為 14.1%\n答案：14.1%"})
+    lines[0]["messages"] = [{"role": "user", "content": "問題"}]  # a real runs line keeps its request too
+    lines[0]["dataset"] = "FinQA-TW"
+    path = write_jsonl(tmp_path / "runs.jsonl", lines)
+    found = check_jsonl(path)
+    assert {(i.line, i.field) for i in found} == {(1, "response")}
+    assert any(i.rule == "simplified" for i in found)
+
+
+def test_report_gives_the_zh_tw_purity_of_the_responses(tmp_path):
+    pytest.importorskip("opencc")
+    recs = samples.sample_records()[:8]
+    rc, out = score(tmp_path, recs, runs_for(recs, {("finqa_tw-test-0001", None): "这个数据显示\n答案：94",
+                                                    ("finqa_tw-test-0003", None): "<think>这个</think>答案：16.93%"}))
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    pur = doc["zh_purity"]
+    assert pur["responses"] == 8 and pur["with_findings"] == 1  # the <think> block is not the response
+    assert pur["pure_share"] == pytest.approx(7 / 8) and doc["subsets"]["finqa"]["zh_purity"]["with_simplified"] == 1
+    assert "zh-TW purity: 87.5% of 8 responses" in (out / "report.md").read_text(encoding="utf-8")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,16 +61,9 @@ class RunsFile:
         if not self.path.exists():
             return ExistingRun(done, failed, 0, 0)
         try:
-            data = self.path.read_bytes()
+            raws, partial, missing_newline = _complete_lines(self.path)
         except OSError as exc:
             raise _os_error(exc, "read", self.path) from None
-        cut = data.rfind(b"\n") + 1
-        partial = len(data) - cut
-        raws = data[:cut].split(b"\n")[:-1]
-        missing_newline = False
-        if partial and _complete_record(data[cut:]):
-            raws.append(data[cut:])  # killed just before the newline: the answer itself is whole
-            partial, missing_newline = 0, True
         lines = 0
         for lineno, raw in enumerate(raws, 1):
             if not raw.strip():
@@ -207,6 +201,39 @@ def _line_bytes(rec: dict, redactor: Redactor | None) -> bytes:
 
 def _os_error(exc: OSError, action: str, path: Path) -> InputError:
     return InputError(f"cannot {action} the runs file (--out): {exc.strerror or exc}", path=path)
+
+
+def _complete_lines(path: Path) -> tuple[Iterator[bytes], int, bool]:
+    """The file's complete lines, streamed (a 290,000-line runs file is never read into memory whole), the
+    size of a partial last line, and whether that last line is a whole record missing only its newline."""
+    with path.open("rb") as fh:
+        size = fh.seek(0, os.SEEK_END)
+        cut, block = size, 1 << 16
+        while cut > 0:  # find the last newline, reading backwards
+            start = max(0, cut - block)
+            fh.seek(start)
+            i = fh.read(cut - start).rfind(b"\n")
+            if i >= 0:
+                cut = start + i + 1
+                break
+            cut = start
+        fh.seek(cut)
+        tail = fh.read()
+    partial, missing_newline, extra = size - cut, False, None
+    if partial and _complete_record(tail):
+        extra, partial, missing_newline = tail, 0, True  # killed just before the newline: the answer is whole
+
+    def lines() -> Iterator[bytes]:
+        with path.open("rb") as fh:
+            pos = 0
+            while pos < cut:
+                raw = fh.readline()
+                pos += len(raw)
+                yield raw.rstrip(b"\n")
+        if extra is not None:
+            yield extra
+
+    return lines(), partial, missing_newline
 
 
 def _complete_record(raw: bytes) -> bool:

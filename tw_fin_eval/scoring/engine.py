@@ -13,6 +13,7 @@ its line, and the per-item details (question, gold, response) go to `on_item` as
 from __future__ import annotations
 
 import os
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -71,15 +72,25 @@ def _validated(path: str | os.PathLike, lineno: int, rec: dict[str, Any]) -> str
     return rid
 
 
+# Inputs up to this size are kept in memory after the first read (the release's 6,222 units: ~20 MB of
+# records); larger ones are re-read from disk on every pass, so memory stays flat (290,000 FinChain units).
+IN_MEMORY_BYTES = 64 * 1024 * 1024
+
+
+def _total_size(paths: Sequence[Path]) -> int:
+    return sum(p.stat().st_size for p in paths if p.is_file())
+
+
 class RecordFiles:
-    """The records of data files, validated once and then re-read on each iteration (constant memory).
-    The first occurrence of an id wins; later ones are listed in `issues`."""
+    """The records of data files, validated once; then kept (small inputs) or re-read on each iteration
+    (constant memory). The first occurrence of an id wins; later ones are listed in `issues`."""
 
     def __init__(self, paths: Sequence[str | os.PathLike], issues: Issues) -> None:
         load_plugins()  # a plug-in may register the task types these records use
         self.paths = [Path(p) for p in paths]
         self._skip: set[tuple[int, int]] = set()  # (file index, line) of duplicate ids
         self.task_types: set[str] = set()
+        self._kept: list[dict[str, Any]] | None = [] if _total_size(self.paths) <= IN_MEMORY_BYTES else None
         seen: dict[str, str] = {}
         for fi, path in enumerate(self.paths):
             for lineno, _, rec in iter_jsonl_at(path, reject_surrogates=True):
@@ -91,9 +102,14 @@ class RecordFiles:
                     continue
                 seen[rid] = where
                 self.task_types.add(rec["task_type"])
+                if self._kept is not None:
+                    self._kept.append(rec)
         self.count = len(seen)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
+        if self._kept is not None:
+            yield from self._kept
+            return
         for fi, path in enumerate(self.paths):
             for lineno, _, rec in iter_jsonl_at(path):
                 if (fi, lineno) not in self._skip:
@@ -217,10 +233,14 @@ class RunsIndex:
 RUNS_PARTIAL = ("the last line is cut short (a run was interrupted while writing it): resume the runner first "
                 "— re-run the same `tw-fin-eval run` command, which repairs the file and asks what is missing")
 
+_KEPT_FIELDS = ("response", "reasoning", "finish_reason", "messages_sha256", "history")
+
 
 def load_runs(paths: Iterable[str | os.PathLike]) -> RunsIndex:
     idx = RunsIndex()
     model_lines: Counter = Counter()
+    paths = [Path(p) for p in paths]
+    keep = _total_size(paths) <= IN_MEMORY_BYTES  # small: keep what scoring reads; large: byte offsets
     for fi, path in enumerate(paths):
         idx.paths.append(Path(path))
         for lineno, offset, row in iter_jsonl_at(path, reject_surrogates=True, partial_last_hint=RUNS_PARTIAL):
@@ -253,7 +273,7 @@ def load_runs(paths: Iterable[str | os.PathLike]) -> RunsIndex:
             if error is None:  # FORMATS §3: successful = error is null (a null response is an empty answer)
                 if key in idx.success:
                     idx.success_count[key] = idx.success_count.get(key, 1) + 1
-                idx.success[key] = (fi, offset)
+                idx.success[key] = {k: row[k] for k in _KEPT_FIELDS if k in row} if keep else (fi, offset)
                 idx.failures.pop(key, None)
             elif key not in idx.success:
                 idx.failures[key] = str(error)
@@ -268,6 +288,7 @@ class _Prompts:
         from tw_fin_eval.runner import requests  # the one place the runner's prompts and their hash are built
 
         self._runner = requests
+        self._conv: tuple[str, Any] | None = None  # the last conversation built (its turns come in a row)
 
     def sha256(self, record: dict[str, Any], turn: int | None, history: Any) -> str | None:
         r = self._runner
@@ -276,9 +297,15 @@ class _Prompts:
             return r.messages_sha256(msgs) if isinstance(msgs, list) and msgs else None
         if history not in (None, "gold") and turn > 0:
             return None  # self history: the prompt holds the model's own earlier answers
-        try:
-            conv = r._conversation(record, Path("?"), 0, record["id"])
-        except InputError:
+        if self._conv is not None and self._conv[0] == record["id"]:
+            conv = self._conv[1]
+        else:
+            try:
+                conv = r._conversation(record, Path("?"), 0, record["id"])
+            except InputError:
+                conv = None
+            self._conv = (record["id"], conv)
+        if conv is None:
             return None
         if turn >= len(conv.questions):
             return None
@@ -372,7 +399,7 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
                 else:
                     item = tasks.new_item(rec, unit, status=tasks.NOT_RUN, reason="no line in the runs file")
                     issues.not_run.append(key_str(key))
-                item.cluster = scorer.cluster(rec, unit)
+                item.cluster = sys.intern(scorer.cluster(rec, unit))  # shared by a cluster's units
                 item.gold_status = gold_mod.status(rec, unit)
                 if on_item is not None:
                     on_item(item, _details(rec, unit, row))

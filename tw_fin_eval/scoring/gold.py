@@ -23,6 +23,7 @@ from typing import Any
 
 VERIFIED, FIXED, UNANSWERABLE = "verified", "fixed", "unanswerable"
 STATUSES = (VERIFIED, FIXED, UNANSWERABLE)
+_CANONICAL = {s: s for s in STATUSES}
 
 
 def unit_of(record: dict[str, Any], turn: int | None) -> dict[str, Any]:
@@ -34,7 +35,7 @@ def unit_of(record: dict[str, Any], turn: int | None) -> dict[str, Any]:
 
 def status(record: dict[str, Any], turn: int | None) -> str:
     value = unit_of(record, turn).get("gold_status")
-    return value if value in STATUSES else VERIFIED
+    return _CANONICAL.get(value, VERIFIED) if isinstance(value, str) else VERIFIED  # one shared string each
 
 
 def upstream_view(record: dict[str, Any], turn: int | None) -> dict[str, Any] | None:

@@ -14,6 +14,7 @@ Accuracy definitions (the same in the CSV and the Markdown):
 
 from __future__ import annotations
 
+import array
 import contextlib
 import csv
 import io
@@ -51,61 +52,87 @@ def _flexible_correct(it: tasks.ItemResult) -> bool:
     return bool(it.correct if flex is None else flex)
 
 
+def _truncated(it: tasks.ItemResult) -> bool:
+    """Cut off by the length limit: the scorer's own flag when it sets one, else the runs line's finish_reason."""
+    flag = getattr(it, "truncated", None)
+    return bool(flag) if flag is not None else it.finish_reason == "length"
+
+
 def headline_units(items: Iterable[tasks.ItemResult]) -> list[tasks.ItemResult]:
     """The units an accuracy counts: decided or failed, gold not unanswerable (issue 21)."""
     return [it for it in items if it.status in (tasks.SCORED, tasks.ERROR) and it.gold_status != gold.UNANSWERABLE]
 
 
 def summarize(items: Sequence[tasks.ItemResult]) -> dict[str, Any]:
-    st = Counter(it.status for it in items)
-    unanswerable = [it for it in items if it.gold_status == gold.UNANSWERABLE and it.status != tasks.NOT_RUN]
-    counted = [it for it in items if it.gold_status != gold.UNANSWERABLE]
-    decided = [it for it in counted if it.status == tasks.SCORED]
-    correct = sum(1 for it in decided if it.correct)
-    denom = len(decided) + sum(1 for it in counted if it.status == tasks.ERROR)
-
-    def by(how: str) -> tuple[int, float | None]:
-        sub = [it for it in decided if it.decided_by == how]
-        return len(sub), _ratio(sum(1 for it in sub if it.correct), len(sub))
-
-    rule_n, rule_acc = by(tasks.RULE)
-    kw_n, kw_acc = by(tasks.KEYWORD)
-    judge_n, judge_acc = by(tasks.JUDGE)
-    strict = sum(1 for it in decided if it.correct and it.mode == extract.STRICT and it.decided_by != tasks.JUDGE)
-    recalls = [it.step_recall for it in items if it.step_recall is not None and it.status != tasks.NOT_RUN]
-    scores = [it.score for it in decided if it.decided_by == tasks.JUDGE and it.score is not None]
-    convs: dict[str, list[tasks.ItemResult]] = defaultdict(list)
+    """One group's counts and accuracies, in a single pass over its items (the report summarises every unit
+    under six dimensions)."""
+    c: Counter = Counter()
+    st: Counter = Counter()
+    recall_sum, recall_n, score_sum, score_n = 0.0, 0, 0.0, 0
+    convs: dict[str, bool] = {}  # conversation → every turn decided or failed, and right so far
+    conv_complete: dict[str, bool] = {}
+    scored, error, not_run = tasks.SCORED, tasks.ERROR, tasks.NOT_RUN
     for it in items:
+        status = it.status
+        st[status] += 1
+        if it.step_recall is not None and status != not_run:
+            recall_sum += it.step_recall
+            recall_n += 1
+        if status not in (not_run, STALE):
+            c["truncated"] += _truncated(it)
+            c["refused"] += bool(getattr(it, "refused", False))
         if it.task_type == "conversation_numeric":
-            convs[it.id].append(it)
-    complete = [turns for turns in convs.values() if all(t.status in {tasks.SCORED, tasks.ERROR} for t in turns)]
-    # upstream gold: every decided or failed unit, unanswerable included, with the upstream verdict where known
-    up = [it for it in items if it.status in (tasks.SCORED, tasks.ERROR)]
-    up_correct = sum(1 for it in up if (it.correct if it.upstream_correct is None else it.upstream_correct))
-    ran = [it for it in items if it.status not in (tasks.NOT_RUN, STALE)]
+            done = status in (scored, error)
+            conv_complete[it.id] = conv_complete.get(it.id, True) and done
+            convs[it.id] = convs.get(it.id, True) and bool(it.correct)
+        if status in (scored, error):  # upstream gold: every unit, unanswerable included
+            c["up"] += 1
+            c["up_correct"] += bool(it.correct if it.upstream_correct is None else it.upstream_correct)
+        if it.gold_status == gold.UNANSWERABLE:
+            c["unanswerable"] += status != not_run
+            continue
+        if it.gold_status == gold.FIXED and status != not_run:
+            c["fixed"] += 1
+        if status == error:
+            c["denom"] += 1
+        elif status == scored:
+            c["denom"] += 1
+            c["decided"] += 1
+            right = bool(it.correct)
+            c["correct"] += right
+            c["flexible"] += _flexible_correct(it)
+            c[f"n_{it.decided_by}"] += 1
+            c[f"ok_{it.decided_by}"] += right
+            c["strict"] += right and it.mode == extract.STRICT and it.decided_by != tasks.JUDGE
+            c["bare"] += right and it.match_path == "bare_numeral"
+            c["cross"] += it.match_path == "cross_format"
+            if it.decided_by == tasks.JUDGE and it.score is not None:
+                score_sum += it.score
+                score_n += 1
+    denom = c["denom"]
+    rule_n, kw_n, judge_n = c[f"n_{tasks.RULE}"], c[f"n_{tasks.KEYWORD}"], c[f"n_{tasks.JUDGE}"]
+    judge_acc = _ratio(c[f"ok_{tasks.JUDGE}"], judge_n)
+    complete = [cid for cid, ok in conv_complete.items() if ok]
     return {
-        "items": len(items), "run": len(items) - st[tasks.NOT_RUN], "decided": len(decided), "correct": correct,
-        "accuracy": _ratio(correct, denom),
-        "strict_accuracy": _ratio(strict, denom) if (rule_n + kw_n) else None,
-        "flexible_accuracy": _ratio(sum(1 for it in decided if _flexible_correct(it)), denom),
-        "rule_decided": rule_n, "rule_accuracy": rule_acc, "keyword_decided": kw_n, "keyword_accuracy": kw_acc,
+        "items": len(items), "run": len(items) - st[not_run], "decided": c["decided"], "correct": c["correct"],
+        "accuracy": _ratio(c["correct"], denom),
+        "strict_accuracy": _ratio(c["strict"], denom) if (rule_n + kw_n) else None,
+        "flexible_accuracy": _ratio(c["flexible"], denom),
+        "rule_decided": rule_n, "rule_accuracy": _ratio(c[f"ok_{tasks.RULE}"], rule_n),
+        "keyword_decided": kw_n, "keyword_accuracy": _ratio(c[f"ok_{tasks.KEYWORD}"], kw_n),
         "judge_decided": judge_n, "judge_accuracy": judge_acc,
-        "pending": st[tasks.PENDING], "missing": st[tasks.MISSING], "error": st[tasks.ERROR],
-        "not_run": st[tasks.NOT_RUN], "stale": st[STALE],
-        "other_outcomes": sum(n for s, n in st.items() if s not in _KNOWN),
-        "truncated": sum(1 for it in ran if it.finish_reason == "length"),
-        "refused": sum(1 for it in ran if getattr(it, "refused", False)),
-        "unanswerable_excluded": len(unanswerable),
-        "fixed_gold": sum(1 for it in counted if it.gold_status == gold.FIXED and it.status != tasks.NOT_RUN),
-        "upstream_accuracy": _ratio(up_correct, len(up)),
-        "bare_numeral_decided": sum(1 for it in decided if it.correct and it.match_path == "bare_numeral"),
-        "cross_format": sum(1 for it in decided if it.match_path == "cross_format"),
-        "mean_step_recall": _ratio(sum(recalls), len(recalls)),
-        "pass_rate": judge_acc if scores else None,
-        "mean_score": _ratio(sum(scores), len(scores)),
+        "pending": st[tasks.PENDING], "missing": st[tasks.MISSING], "error": st[error],
+        "not_run": st[not_run], "stale": st[STALE],
+        "other_outcomes": sum(n for s_, n in st.items() if s_ not in _KNOWN),
+        "truncated": c["truncated"], "refused": c["refused"],
+        "unanswerable_excluded": c["unanswerable"], "fixed_gold": c["fixed"],
+        "upstream_accuracy": _ratio(c["up_correct"], c["up"]),
+        "bare_numeral_decided": c["bare"], "cross_format": c["cross"],
+        "mean_step_recall": _ratio(recall_sum, recall_n),
+        "pass_rate": judge_acc if score_n else None,
+        "mean_score": _ratio(score_sum, score_n),
         "conversations": len(complete) if convs else None,
-        "conversation_accuracy": _ratio(sum(1 for turns in complete if all(t.correct for t in turns)), len(complete))
-        if convs else None,
+        "conversation_accuracy": _ratio(sum(1 for cid in complete if convs[cid]), len(complete)) if convs else None,
     }
 
 
@@ -348,15 +375,33 @@ class DetailsSpool:
         except ImportError:  # the scorer needs no third-party package; purity is then not measured
             pass
         self.purity_counts: dict[str, Counter] = defaultdict(Counter)
+        self._pending: list[tuple[str, str]] = []
+        self._pending_chars = 0
 
     def __call__(self, item: tasks.ItemResult, details: dict[str, Any]) -> None:
         lang = details.pop("lang", None)
         self._fh.write(dumps(details) + "\n")
         text = details.get("response")
         if self._check is not None and lang in (None, "zh-TW") and isinstance(text, str) and text.strip():
-            c = self.purity_counts[results_doc.config_name(item.dataset)]
+            self._pending.append((results_doc.config_name(item.dataset), text))
+            self._pending_chars += len(text)
+            if self._pending_chars >= self.BATCH_CHARS:
+                self._check_pending()
+
+    # Responses are checked in batches joined by blank lines (no finding spans one): most batches are clean,
+    # and a clean batch costs one call instead of hundreds; a batch with a finding is checked one by one.
+    BATCH_CHARS = 15_000
+
+    def _check_pending(self) -> None:
+        batch, self._pending, self._pending_chars = self._pending, [], 0
+        if not batch:
+            return
+        assert self._check is not None
+        clean = not self._check("\n\n".join(text for _, text in batch))
+        for name, text in batch:
+            c = self.purity_counts[name]
             c["responses"] += 1
-            findings = self._check(text)
+            findings = [] if clean else self._check(text)
             if findings:
                 c["impure"] += 1
                 rules = {f.rule for f in findings}
@@ -366,6 +411,7 @@ class DetailsSpool:
     def purity(self) -> dict[str, Any] | None:
         if self._check is None:
             return None
+        self._check_pending()
         subsets = {}
         for name, c in sorted(self.purity_counts.items()):
             subsets[name] = {"responses": c["responses"], "with_findings": c["impure"],
@@ -390,16 +436,18 @@ class DetailsSpool:
             os.unlink(self.path)
 
 
-def _result_lines(outcome: Outcome, spool: DetailsSpool | None) -> Iterator[str]:
-    """results.jsonl lines: the verdict fields, then (when a spool is given) question, gold, response, think."""
+def _result_lines(outcome: Outcome, spool: DetailsSpool | None) -> Iterator[tuple[str, dict[str, Any], str | None]]:
+    """(results.jsonl line, verdict fields, details JSON) per unit: the verdict fields, then (when a spool is
+    given) question, gold, response, think."""
     details = spool.lines() if spool is not None else None
     for it in outcome.items:
-        head = dumps(it.to_json())
+        obj = it.to_json()
+        head = dumps(obj)
         if details is None:
-            yield head + "\n"
+            yield head + "\n", obj, None
             continue
         extra = next(details)
-        yield head[:-1] + "," + extra[1:] if extra.strip() != "{}" else head + "\n"
+        yield (head[:-1] + "," + extra[1:] if extra.strip() != "{}" else head + "\n"), obj, extra
 
 
 PARQUET_COLUMNS = [("id", "string"), ("turn", "int64"), ("dataset", "string"), ("task_type", "string"),
@@ -412,42 +460,77 @@ PARQUET_COLUMNS = [("id", "string"), ("turn", "int64"), ("dataset", "string"), (
                    ("response", "string"), ("think", "string"), ("judge_verdict", "string")]
 
 
-def _parquet_row(line: str) -> dict[str, Any]:
-    r = json.loads(line)
-    g = r.get("gold") or {}
-    row = {name: r.get(name) for name, _ in PARQUET_COLUMNS}
-    row["gold_answer"] = g.get("answer") if g.get("answer") is not None else g.get("answer_text")
+def _parquet_row(obj: dict[str, Any], extra: str | None) -> dict[str, Any]:
+    d = json.loads(extra) if extra else {}
+    g = d.get("gold") or {}
+    answer = g.get("answer") if g.get("answer") is not None else g.get("answer_text")
     v = g.get("answer_value")
-    row["gold_value"] = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-    row["gold_answer"] = None if row["gold_answer"] is None else str(row["gold_answer"])
-    row["judge_verdict"] = None if r.get("judge_verdict") is None else dumps(r["judge_verdict"])
-    if row["score"] is not None:
-        row["score"] = float(row["score"])
-    return row
+    return {**{name: obj.get(name) for name, _ in PARQUET_COLUMNS}, "question": d.get("question"),
+            "response": d.get("response"), "think": d.get("think"),
+            "gold_answer": None if answer is None else str(answer),
+            "gold_value": float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None,
+            "score": None if obj.get("score") is None else float(obj["score"]),
+            "judge_verdict": None if obj.get("judge_verdict") is None else dumps(obj["judge_verdict"])}
+
+
+def _bitmap(flags: Sequence[bool]) -> bytes:
+    out = bytearray((len(flags) + 7) // 8)
+    for i, f in enumerate(flags):
+        if f:
+            out[i >> 3] |= 1 << (i & 7)
+    return bytes(out)
+
+
+def _arrow_column(pa: Any, kind: str, values: Sequence[Any]) -> Any:
+    """An Arrow array from Python values, built from its buffers: pa.array() would import pandas (0.3 s of
+    a 2 s scoring run) only to check whether the values are a DataFrame."""
+    n = len(values)
+    present = [v is not None for v in values]
+    nulls = n - sum(present)
+    validity = pa.py_buffer(_bitmap(present)) if nulls else None
+    if kind == "string":
+        data = [b"" if v is None else str(v).encode("utf-8") for v in values]
+        offsets = array.array("i", [0])
+        for d in data:
+            offsets.append(offsets[-1] + len(d))
+        return pa.Array.from_buffers(pa.string(), n, [validity, pa.py_buffer(offsets.tobytes()),
+                                                      pa.py_buffer(b"".join(data))], null_count=nulls)
+    if kind == "bool_":
+        return pa.Array.from_buffers(pa.bool_(), n, [validity, pa.py_buffer(_bitmap([bool(v) for v in values]))],
+                                     null_count=nulls)
+    code, typ = {"int64": ("q", pa.int64()), "float64": ("d", pa.float64())}[kind]
+    data = array.array(code, [0 if v is None else v for v in values])
+    return pa.Array.from_buffers(typ, n, [validity, pa.py_buffer(data.tobytes())], null_count=nulls)
 
 
 class _ParquetSink:
     """details.parquet written in batches beside results.jsonl (memory stays flat). pyarrow writes the file by
     name: `target` is a temporary that AtomicFiles renames into place with the other outputs."""
 
-    def __init__(self, target: str | os.PathLike, batch: int = 2000) -> None:
+    def __init__(self, target: str | os.PathLike, batch: int = 5000) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         self._pa, self.batch = pa, batch
         self.schema = pa.schema([(name, getattr(pa, kind)()) for name, kind in PARQUET_COLUMNS])
         self.writer = pq.ParquetWriter(str(target), self.schema, compression="zstd")
-        self.rows: list[dict[str, Any]] = []
+        self.cols: dict[str, list[Any]] = {name: [] for name, _ in PARQUET_COLUMNS}
+        self.rows = 0
 
-    def add(self, line: str) -> None:
-        self.rows.append(_parquet_row(line))
-        if len(self.rows) >= self.batch:
+    def add(self, obj: dict[str, Any], extra: str | None) -> None:
+        for name, value in _parquet_row(obj, extra).items():
+            self.cols[name].append(value)
+        self.rows += 1
+        if self.rows >= self.batch:
             self._flush()
 
     def _flush(self) -> None:
         if self.rows:
-            self.writer.write_table(self._pa.Table.from_pylist(self.rows, schema=self.schema))
-            self.rows = []
+            pa = self._pa
+            arrays = [_arrow_column(pa, kind, self.cols[name]) for name, kind in PARQUET_COLUMNS]
+            self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
+            self.cols = {name: [] for name, _ in PARQUET_COLUMNS}
+            self.rows = 0
 
     def finish(self) -> None:
         try:
@@ -483,9 +566,9 @@ def write_outputs(out_dir: str | os.PathLike, outcome: Outcome, *, inputs: dict[
             pass
 
         def lines() -> Iterator[str]:
-            for line in _result_lines(outcome, spool):
+            for line, obj, extra in _result_lines(outcome, spool):
                 if parquet is not None:
-                    parquet.add(line)
+                    parquet.add(obj, extra)
                 yield line
 
         try:

@@ -16,6 +16,7 @@ import bisect
 import functools
 import math
 import re
+import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -77,10 +78,16 @@ class ItemResult:
                 "finish_reason": self.finish_reason}
 
 
+def _shared(value: Any) -> Any:
+    """One string object for the labels every item repeats (a 290,000-unit run keeps one copy each)."""
+    return sys.intern(value) if isinstance(value, str) else value
+
+
 def new_item(record: dict[str, Any], turn: int | None, **kw: Any) -> ItemResult:
-    return ItemResult(id=record["id"], turn=turn, dataset=record.get("dataset"), task_type=record["task_type"],
-                      category=record.get("category"), subcategory=record.get("subcategory"),
-                      difficulty=record.get("difficulty"), **kw)
+    return ItemResult(id=record["id"], turn=turn, dataset=_shared(record.get("dataset")),
+                      task_type=_shared(record["task_type"]), category=_shared(record.get("category")),
+                      subcategory=_shared(record.get("subcategory")), difficulty=_shared(record.get("difficulty")),
+                      **kw)
 
 
 @dataclass

@@ -83,13 +83,20 @@ def check_overlay_file(path: Path, subset: str, sources: Path, _cache: dict = {}
 def check_jsonl(path: Path) -> list[Issue]:
     issues: list[Issue] = []
     for lineno, obj in iter_jsonl(path):
-        if is_record(obj):
-            issues.extend(record_issues(obj, path=path, line=lineno))
-        elif "response" in obj:
-            for field in ("response", "reasoning"):
-                if isinstance(obj.get(field), str):
+        if "task_type" not in obj and ("response" in obj or "error" in obj):
+            # a runs line (it has `messages` and `dataset` too): check what the model wrote, the visible
+            # answer and its reasoning (the `reasoning` field, or the response's <think> block) apart
+            from tw_fin_eval.schema import split_think
+
+            visible, think = split_think(obj.get("response")) if isinstance(obj.get("response"), str) else (None, None)
+            if isinstance(obj.get("reasoning"), str):
+                think = obj["reasoning"]
+            for field, text in (("response", visible), ("reasoning", think)):
+                if isinstance(text, str):
                     issues.extend(Issue.of(f, path=path, line=lineno, item_id=obj.get("id"), field=field)
-                                  for f in check_zh(obj[field]))
+                                  for f in check_zh(text))
+        elif is_record(obj):
+            issues.extend(record_issues(obj, path=path, line=lineno))
         else:
             text = json.dumps(obj, ensure_ascii=False)
             issues.extend(Issue.of(f, path=path, line=lineno, item_id=obj.get("id"), field="(line)")
