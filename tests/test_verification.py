@@ -213,11 +213,11 @@ def test_build_writes_gold_status_and_corrected_gold(tmp_path, sources_root, fin
 
 def test_bad_verdict_stops_the_build_and_keeps_old_data(tmp_path, sources_root):
     out, ver = tmp_path / "data", tmp_path / "ver"
-    run_build(sources_root, tmp_path / "tr", out, subsets=["finqa"], verification=ver)
+    run_build(sources_root, tmp_path / "tr", out, subsets=["finqa"], verification=ver, allow_empty=True)
     before = (out / "finqa_tw_test.jsonl").read_bytes()
     write(ver, "finqa", "a.jsonl", [{**FIX6, "answer_value": None}])
     with pytest.raises(InputError, match="a.jsonl:1 id=finqa_tw-test-0006.*answer_value"):
-        run_build(sources_root, tmp_path / "tr", out, subsets=["finqa"], verification=ver)
+        run_build(sources_root, tmp_path / "tr", out, subsets=["finqa"], verification=ver, allow_empty=True)
     assert (out / "finqa_tw_test.jsonl").read_bytes() == before
 
 

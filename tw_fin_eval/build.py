@@ -1,8 +1,13 @@
 """`tw-fin-eval build`: English sources + zh-TW overlays → data/*.jsonl, with coverage per subset.
 
-Only items whose overlay is complete and passes every rule enter data/. Every file is written through a
-temporary file and renamed, and only after every subset was assembled without error, so a failed build
-leaves the previous data/ untouched."""
+Only items whose overlay is complete and passes every rule enter data/. Nothing is written until every
+subset is assembled and every check passed; then all data files and the manifest are written to
+temporaries, fsynced and renamed into place together, so a failed or refused build (bad input, a full
+disk) leaves the previous data/ exactly as it was.
+
+Refusals: no overlays at all for a translated subset (a missing translations folder, a --translations
+typo) stops the build (exit 2) unless --allow-empty. With --strict, a rule finding or a build that would
+drop items the current data/ holds (--allow-shrink accepts that) exits 1 before anything is written."""
 
 from __future__ import annotations
 
@@ -15,9 +20,10 @@ from typing import Any
 
 from tw_fin_eval import paths
 from tw_fin_eval import subsets as registry
+from tw_fin_eval.errors import InputError
 from tw_fin_eval.finding import Issue
-from tw_fin_eval.jsonl import atomic_writer, write_jsonl
-from tw_fin_eval.overlay import check_overlay, load_overlays
+from tw_fin_eval.jsonl import AtomicFiles, dumps, iter_jsonl, output_error
+from tw_fin_eval.overlay import check_overlay, load_overlays, overlay_files
 from tw_fin_eval.subsets.spec import TRANSLATED, SubsetSpec
 from tw_fin_eval.verification.verdicts import apply_verdicts
 
@@ -93,24 +99,66 @@ def produce_subset(spec: SubsetSpec, sources: Path) -> SubsetResult | None:
     return SubsetResult(spec.name, spec.dataset, len(records), records=records, units=spec.units, verb=spec.verb)
 
 
-def run_build(sources: Path, translations: Path, out_dir: Path, *, subsets: list[str] | None = None,
-              finchain: bool = True, verification: Path | None = None) -> list[SubsetResult]:
-    """Assemble every subset (or only the named translated ones), then write data/ and the manifest.
-    `finchain=False` skips the subsets that need no overlays (generated and original ones)."""
+def _chosen(subsets: list[str] | None, finchain: bool) -> list[SubsetSpec]:
     if subsets is None:
-        chosen = [s for s in registry.built() if finchain or s.kind == TRANSLATED]
-    else:
-        chosen = [registry.get_spec(n) for n in subsets]
+        return [s for s in registry.built() if finchain or s.kind == TRANSLATED]
+    return [registry.get_spec(n) for n in subsets]
+
+
+def check_translations_present(specs: list[SubsetSpec], translations: Path) -> None:
+    """Refuse to build a translated subset from no overlays at all: that is a missing folder or a typo, and
+    it would replace the subset's data file by an empty one."""
+    wanted = [s for s in specs if s.kind == TRANSLATED]
+    if not wanted:
+        return
+    if not translations.is_dir():
+        what = "is not a folder" if translations.exists() else "not found"
+        raise InputError(f"translations folder {what} (a --translations typo?); pass --allow-empty to build "
+                         "the translated subsets without overlays", path=translations)
+    empty = [s.name for s in wanted if not overlay_files(translations, s)]
+    if empty:
+        raise InputError(f"no overlay files for {', '.join(empty)} (expected {translations}/<subset>/*.jsonl); "
+                         "pass --allow-empty to build them without overlays", path=translations)
+
+
+def assemble(sources: Path, translations: Path, *, subsets: list[str] | None = None, finchain: bool = True,
+             verification: Path | None = None, allow_empty: bool = False) -> list[SubsetResult]:
+    """Every subset (or only the named translated ones) in memory; nothing is written.
+    `finchain=False` skips the subsets that need no overlays (generated and original ones)."""
+    chosen = _chosen(subsets, finchain)
+    if not allow_empty:
+        check_translations_present(chosen, translations)
     results = []
     for spec in chosen:
         res = (build_subset(spec, sources, translations, verification) if spec.kind == TRANSLATED
                else produce_subset(spec, sources))
         if res is not None:
             results.append(res)
-    # everything assembled: now write (each file atomically)
+    return results
+
+
+def dropped_items(results: list[SubsetResult], out_dir: Path) -> dict[str, list[str]]:
+    """Per subset, the record ids its current data file holds that this build would not write."""
+    out: dict[str, list[str]] = {}
     for res in results:
-        write_jsonl(out_dir / registry.get_spec(res.subset).data_file, res.records)
-    manifest = {
+        path = out_dir / registry.get_spec(res.subset).data_file
+        if not path.is_file():
+            continue
+        try:
+            before = [rec.get("id") for _, rec in iter_jsonl(path)]
+        except InputError as exc:  # an unreadable old file is replaced, never a reason to keep it
+            print(f"build: note: the current {path.name} is unreadable ({exc.message}); not compared",
+                  file=sys.stderr)
+            continue
+        now = {r["id"] for r in res.records}
+        gone = [str(i) for i in before if i not in now]
+        if gone:
+            out[res.subset] = gone
+    return out
+
+
+def manifest_of(results: list[SubsetResult]) -> dict[str, Any]:
+    return {
         res.subset: {
             "dataset": res.dataset, "total": res.total, "kept": res.kept, "translated": len(res.records),
             "untranslated": res.untranslated, "failing": res.failing_ids, "excluded": res.excluded,
@@ -118,8 +166,28 @@ def run_build(sources: Path, translations: Path, out_dir: Path, *, subsets: list
         }
         for res in results
     }
-    with atomic_writer(out_dir / MANIFEST) as fh:
-        json.dump(manifest, fh, ensure_ascii=False, indent=1)
+
+
+def write_outputs(results: list[SubsetResult], out_dir: Path) -> None:
+    """Every data file and the manifest, all or nothing (temporaries, fsync, then renamed together).
+    An OSError (full disk, read-only folder) becomes a clear InputError; data/ is then unchanged."""
+    try:
+        with AtomicFiles() as files:
+            for res in results:
+                files.write_lines(out_dir / registry.get_spec(res.subset).data_file,
+                                  (dumps(r) + "\n" for r in res.records))
+            files.write_text(out_dir / MANIFEST, json.dumps(manifest_of(results), ensure_ascii=False, indent=1))
+    except OSError as exc:
+        raise output_error(exc, "build output") from None
+
+
+def run_build(sources: Path, translations: Path, out_dir: Path, *, subsets: list[str] | None = None,
+              finchain: bool = True, verification: Path | None = None,
+              allow_empty: bool = False) -> list[SubsetResult]:
+    """Assemble every subset (or only the named translated ones), then write data/ and the manifest."""
+    results = assemble(sources, translations, subsets=subsets, finchain=finchain, verification=verification,
+                       allow_empty=allow_empty)
+    write_outputs(results, out_dir)
     return results
 
 
@@ -131,15 +199,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=str(paths.DATA_DIR), help="output folder (default: %(default)s)")
     parser.add_argument("--subset", action="append", choices=[s.name for s in registry.translated()],
                         help="build only these subsets (repeatable; FinChain is skipped then)")
-    parser.add_argument("--strict", action="store_true", help="exit 1 when any overlay fails a rule")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1, writing nothing, when any overlay fails a rule or the build would drop items "
+                             "that data/ holds now (CI mode)")
+    parser.add_argument("--allow-shrink", action="store_true",
+                        help="with --strict: accept a build that drops items data/ holds now")
+    parser.add_argument("--allow-empty", action="store_true",
+                        help="build translated subsets that have no overlay files (writes them empty)")
     parser.add_argument("--show-failures", type=int, default=20, metavar="N",
                         help="print the first N rule findings (default: %(default)s)")
 
 
 def main(args: argparse.Namespace) -> int:
     sources = paths.sources_dir(args.sources)
-    results = run_build(sources, Path(args.translations), Path(args.out), subsets=args.subset,
-                        verification=Path(args.verification))
+    out = Path(args.out)
+    results = assemble(sources, Path(args.translations), subsets=args.subset, verification=Path(args.verification),
+                       allow_empty=args.allow_empty)
     for res in results:
         print(res.line())
     failing = [i for r in results for i in r.failing]
@@ -147,5 +222,18 @@ def main(args: argparse.Namespace) -> int:
         print("  " + issue.format(), file=sys.stderr)
     if len(failing) > args.show_failures:
         print(f"  … {len(failing) - args.show_failures} more findings (tw-fin-eval check-zh translations/)", file=sys.stderr)
-    print(f"wrote {Path(args.out)}/ ({sum(len(r.records) for r in results):,} records)")
-    return 1 if (args.strict and failing) else 0
+    dropped = dropped_items(results, out)
+    for name, ids in dropped.items():
+        file = registry.get_spec(name).data_file
+        print(f"build: {'' if args.strict and not args.allow_shrink else 'note: '}this build drops {len(ids):,} "
+              f"item(s) that {out / file} holds now (e.g. {', '.join(ids[:3])})", file=sys.stderr)
+    if args.strict and failing:
+        print(f"build: --strict: {len(failing)} rule finding(s); nothing written", file=sys.stderr)
+        return 1
+    if args.strict and dropped and not args.allow_shrink:
+        print("build: --strict: the build would shrink data/ (pass --allow-shrink if that is intended); "
+              "nothing written", file=sys.stderr)
+        return 1
+    write_outputs(results, out)
+    print(f"wrote {out}/ ({sum(len(r.records) for r in results):,} records)")
+    return 0
