@@ -24,3 +24,26 @@ class InputError(Exception):
         if self.field:
             where.append(f"field={self.field}")
         return (" ".join(where) + ": " if where else "") + self.message
+
+
+def not_a_file(path: object, missing: str = "file not found", what: str = "file") -> InputError:
+    """The error for a path that cannot be read as a file, saying which case it is: not there (`missing`),
+    a folder, or something else (a socket, a device)."""
+    from pathlib import Path
+
+    p = Path(str(path))
+    if p.is_dir():
+        return InputError(f"is a folder, not a {what}", path=p)
+    if p.exists():
+        return InputError(f"is not a regular file (expected a {what})", path=p)
+    return InputError(missing, path=p)
+
+
+def not_a_folder(path: object, missing: str = "folder not found", what: str = "folder") -> InputError:
+    """The error for a path that should be a folder: not there (`missing`) or a file."""
+    from pathlib import Path
+
+    p = Path(str(path))
+    if p.exists():
+        return InputError(f"is a file, not a {what}", path=p)
+    return InputError(missing, path=p)

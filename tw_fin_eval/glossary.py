@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tw_fin_eval import paths
-from tw_fin_eval.errors import InputError
+from tw_fin_eval.errors import InputError, not_a_file
 
 TERMS_HEADING_PREFIX = "## 2. 術語表"
 FORBIDDEN_HEADING = "### 禁用中國用語 (forbidden PRC terms)"
@@ -214,8 +214,8 @@ def load_glossary(path: Path | str = paths.GLOSSARY_PATH) -> Glossary:
 def _load_cached(path: Path) -> Glossary:
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("glossary file not found", path=path) from None
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        raise not_a_file(path, "glossary file not found", "glossary file") from None
     except UnicodeDecodeError as exc:
         raise InputError(f"glossary is not UTF-8: {exc}", path=path) from None
     return parse_glossary(text, path)

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tw_fin_eval.errors import InputError
+from tw_fin_eval.errors import InputError, not_a_file
 from tw_fin_eval.redact import has_lone_surrogate
 
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
@@ -35,7 +35,7 @@ def iter_jsonl_at(path: str | os.PathLike, *, skip_blank: bool = True, reject_su
     and `read_line_at` them again (the scorer's constant-memory index of a large runs file)."""
     p = Path(path)
     if not p.is_file():
-        raise InputError("file not found", path=p)
+        raise not_a_file(p)
     offset = 0
     with p.open("rb") as fh:
         for lineno, raw in enumerate(fh, 1):

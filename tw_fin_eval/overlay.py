@@ -62,6 +62,28 @@ def overlay_error(msg: str, ov: Overlay, field: str | None = None) -> InputError
     return InputError(msg, path=ov.path, line=ov.line, item_id=str(ov.data.get("id")), field=field)
 
 
+_JSON_TYPES = {str: "a string", list: "a list", dict: "an object"}
+
+
+def json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type, for messages (a number is not "an empty translation")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    return _JSON_TYPES.get(type(value), type(value).__name__).split()[-1]
+
+
+def _text(ov: Overlay, value: Any, field: str) -> None:
+    """One translated string: a string (else "expected a string, got …") that is not blank."""
+    if not isinstance(value, str):
+        raise overlay_error(f"expected a string, got {json_type(value)}", ov, field)
+    if not value.strip():
+        raise overlay_error("empty translation", ov, field)
+
+
 def validate_structure(subset: str | SubsetSpec, item: SourceItem, ov: Overlay) -> None:
     """Raise InputError when the overlay line cannot be merged onto its English item."""
     spec = _spec(subset)
@@ -70,15 +92,22 @@ def validate_structure(subset: str | SubsetSpec, item: SourceItem, ov: Overlay) 
     if extra:
         raise overlay_error(f"unexpected field(s): {', '.join(sorted(extra))}", ov)
     for name, typ in fields.items():
-        value = ov.data.get(name)
-        if not isinstance(value, typ):
-            raise overlay_error(f"missing or not a {typ.__name__}", ov, name)
-        if typ is str and not value.strip():
-            raise overlay_error("empty translation", ov, name)
+        if name not in ov.data:
+            raise overlay_error("missing", ov, name)
+        value = ov.data[name]
+        if typ is str:
+            _text(ov, value, name)
+        elif not isinstance(value, typ):
+            raise overlay_error(f"expected {_JSON_TYPES.get(typ, typ.__name__)}, got {json_type(value)}", ov, name)
     if "table" in fields:
         zh_table = ov.data["table"]
-        if not all(isinstance(r, list) and all(isinstance(c, str) for c in r) for r in zh_table):
-            raise overlay_error("table must be a list of rows of strings", ov, "table")
+        for r, row in enumerate(zh_table):
+            if not isinstance(row, list):
+                raise overlay_error(f"a table row must be a list of strings, got {json_type(row)}", ov, f"table[{r}]")
+            for c, cell in enumerate(row):
+                if not isinstance(cell, str):
+                    raise overlay_error(f"a table cell must be a string, got {json_type(cell)}", ov,
+                                        f"table[{r}][{c}]")
         shape = [f for f in table_issues(item.table or [], zh_table) if f.rule == "table_shape"]
         if shape:
             raise overlay_error(shape[0].message, ov, "table")
@@ -90,8 +119,7 @@ def validate_structure(subset: str | SubsetSpec, item: SourceItem, ov: Overlay) 
             raise overlay_error(f"evidence keys differ from the English text evidence (missing {missing}, "
                                 f"unknown {unknown})", ov, "evidence")
         for k, v in ov.data["evidence"].items():
-            if not isinstance(v, str) or not v.strip():
-                raise overlay_error("empty translation", ov, f"evidence.{k}")
+            _text(ov, v, f"evidence.{k}")
     if spec.overlay.validate is not None:
         spec.overlay.validate(item, ov)
 
@@ -99,8 +127,10 @@ def validate_structure(subset: str | SubsetSpec, item: SourceItem, ov: Overlay) 
 def string_list(ov: Overlay, name: str, n: int, what: str) -> None:
     """A list field holding exactly `n` non-empty strings (ConvFinQA turns, FinanceAgent rubric)."""
     values = ov.data[name]
-    if len(values) != n or not all(isinstance(t, str) and t.strip() for t in values):
-        raise overlay_error(f"needs {n} non-empty {what}, got {len(values)}", ov, name)
+    if len(values) != n:
+        raise overlay_error(f"needs {n} {what} (one per English one), got {len(values)}", ov, name)
+    for k, value in enumerate(values):
+        _text(ov, value, f"{name}[{k}]")
 
 
 def load_overlays(subset: str | SubsetSpec, items: list[SourceItem], translations_dir: Path) -> dict[str, Overlay]:

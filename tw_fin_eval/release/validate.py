@@ -14,7 +14,7 @@ import datasets
 from datasets import List, Value
 
 from tw_fin_eval import subsets
-from tw_fin_eval.errors import InputError
+from tw_fin_eval.errors import InputError, not_a_file
 from tw_fin_eval.features import features_for
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.subsets.spec import SubsetSpec
@@ -91,7 +91,8 @@ def load_records(data_dir: Path, config: SubsetSpec) -> list[dict[str, Any]]:
     duplicate id: InputError naming the file and line (the CLI exits 2, nothing is written)."""
     path = Path(data_dir) / config.data_file
     if not path.is_file():
-        raise InputError(f"data file of config {config.name!r} is missing (run `tw-fin-eval build` first)", path=path)
+        raise not_a_file(path, f"data file of config {config.name!r} is missing (run `tw-fin-eval build` first)",
+                         "data file")
     features = features_for(config.name)
     records: list[dict[str, Any]] = []
     first_line: dict[str, int] = {}

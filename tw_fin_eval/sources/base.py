@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tw_fin_eval.errors import InputError
+from tw_fin_eval.errors import InputError, not_a_file
 
 
 @dataclass
@@ -48,8 +48,8 @@ def read_json(path: Path) -> Any:
     try:
         with path.open(encoding="utf-8") as fh:
             return json.load(fh)
-    except FileNotFoundError:
-        raise InputError("source file missing", path=path) from None
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        raise not_a_file(path, "source file missing", "source file") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"source file is not valid JSON ({exc.msg})", path=path, line=exc.lineno) from None
 

@@ -6,7 +6,7 @@ import csv
 import json
 from pathlib import Path
 
-from tw_fin_eval.errors import InputError
+from tw_fin_eval.errors import InputError, not_a_file
 from tw_fin_eval.sources.base import SourceItem
 
 PAPER = "arXiv 2508.00828"
@@ -38,7 +38,7 @@ def _type_key(raw: str) -> str:
 def load(root: Path) -> list[SourceItem]:
     path = root / "finance_agent" / "v1" / "public.csv"
     if not path.is_file():
-        raise InputError("source file missing", path=path)
+        raise not_a_file(path, "source file missing", "source file")
     items = []
     with path.open(encoding="utf-8", newline="") as fh:
         for index, row in enumerate(csv.DictReader(fh), 1):

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from tw_fin_eval import DATA_VERSION
-from tw_fin_eval.errors import InputError
+from tw_fin_eval.errors import InputError, not_a_file
 from tw_fin_eval.schema import base_record
 
 DATASET = "FinSearchComp"
@@ -81,7 +81,7 @@ def source_path(root: str | Path) -> Path:
     for cand in (root / FOLDER / DATA_FILE, root / DATA_FILE):
         if cand.is_file():
             return cand
-    raise InputError("FinSearchComp source file missing", path=root / FOLDER / DATA_FILE)
+    raise not_a_file(root / FOLDER / DATA_FILE, "FinSearchComp source file missing", "source file")
 
 
 def load_rows(root: str | Path) -> tuple[Path, list[dict[str, Any]]]:

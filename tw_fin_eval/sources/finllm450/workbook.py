@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tw_fin_eval.errors import InputError
+from tw_fin_eval.errors import InputError, not_a_file
 
 HEADER_SEARCH_ROWS = 15
 
@@ -151,7 +151,7 @@ def read_sheet(path: str | Path, sheet: str | None = None) -> Sheet:
                          path=path) from None
     p = Path(path)
     if not p.is_file():
-        raise InputError("workbook not found", path=p)
+        raise not_a_file(p, "workbook not found", "workbook")
     try:
         wb = openpyxl.load_workbook(p, data_only=True)
     except Exception as exc:  # zipfile.BadZipFile, KeyError, InvalidFileException, …: all "not a workbook"
