@@ -12,7 +12,10 @@ required header — zero or several such sheets is an error that lists the sheet
 by its contents (the first 15 rows are searched), so a title row above it or a two-level header (a merged
 group cell such as 「APMIC」 over 「最終回覆」「訓練思維鏈」) is fine; merged cells are read as if every cell of
 the range held the value (this also covers a 能力 cell merged down several rows). Columns are matched by
-name, in any order; extra columns are ignored. A header matches after NFKC (full-width → half-width),
+name, in any order; extra columns are never read. Blank rows between questions are skipped; a run of 50
+blank rows ends the questions (cells in the header's columns below it are listed as a problem, not read).
+Only cells that hold a value are visited, so a sheet whose used range spans A1:XFD1048576 costs no more
+than its contents. A header matches after NFKC (full-width → half-width),
 removing whitespace, a trailing 「：」 or 「*」, and either a bracketed note (「題型（選擇題／短答題／案例題）」)
 or just the brackets (「【APMIC】最終回覆」). Accepted headers (first = the name used in messages and in the
 problem list; * = required):
@@ -61,7 +64,8 @@ Listed as problems (the record is still written): duplicate 題號 (content diff
 question under different 題號, the
 answer-format conversions, APMIC disagreements / unreadable conclusions, Simplified characters and PRC terms
 (tw_fin_eval.zhcheck) in 題目, 正確答案, APMIC 最終回覆, 訓練思維鏈 and 評分重點, blank 題號 / 科目 / APMIC 最終回覆
-/ 訓練思維鏈, blank 評分重點 of short-answer and case items, 須修正 ticked without a comment.
+/ 訓練思維鏈, blank 評分重點 of short-answer and case items, 須修正 ticked without a comment, cells left unread
+below a run of blank rows.
 """
 
 from tw_fin_eval.sources.finllm450.converter import (

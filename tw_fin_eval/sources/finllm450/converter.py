@@ -27,7 +27,7 @@ from tw_fin_eval.sources.finllm450.options import (
     parse_options,
     reply_conclusion,
 )
-from tw_fin_eval.sources.finllm450.workbook import HEADERS, Row, Sheet, cell_text, read_sheet
+from tw_fin_eval.sources.finllm450.workbook import EMPTY_RUN, HEADERS, Row, Sheet, cell_text, read_sheet
 from tw_fin_eval.subsets.finllm450 import SPEC
 from tw_fin_eval.zhcheck.rules import find_prc_terms, find_simplified
 
@@ -308,6 +308,10 @@ def convert(sheet: Sheet) -> Result:
             if others:
                 problems.append(Problem(s, "題目", f"題目與序號 {'、'.join(map(str, others))} 完全相同（題號不同）",
                                         "確認是否重複收錄；若是，刪除其中一題", "duplicate_question"))
+    if sheet.trailing is not None:
+        cell, n, first_blank = sheet.trailing
+        problems.append(Problem(None, "（工作表）", f"第 {first_blank} 列起連續 {EMPTY_RUN} 列空白，以下 {n} 個儲存格"
+                                f"（自 {cell} 起）未讀取", "刪除多餘的儲存格；若為題目，移除中間的空白列", "unread_cells"))
     order = {h: i for i, h in enumerate(HEADERS)}
     problems.sort(key=lambda p: (p.serial if p.serial is not None else -1, order.get(p.field, 99)))
     return Result(records, problems, stats)

@@ -15,6 +15,7 @@ from typing import Any
 from tw_fin_eval.errors import InputError, not_a_file
 
 HEADER_SEARCH_ROWS = 15
+EMPTY_RUN = 50  # this many blank rows in a row end the questions: what lies below is not read
 
 # canonical name → (aliases, required)
 HEADERS: dict[str, tuple[tuple[str, ...], bool]] = {
@@ -88,6 +89,9 @@ class Sheet:
     columns: dict[str, int]  # canonical header → 0-based column index
     header_row: int  # 1-based
     rows: list[Row]
+    # cells in the header's columns left unread below a run of EMPTY_RUN blank rows: (first cell, how many,
+    # first blank row), or None
+    trailing: tuple[str, int, int] | None = None
 
     def where(self, row: int, header: str) -> str:
         from openpyxl.utils import get_column_letter
@@ -95,24 +99,50 @@ class Sheet:
         return f"sheet {self.title!r} cell {get_column_letter(self.columns[header] + 1)}{row} ({header})"
 
 
-def _grid(ws: Any) -> list[list[Any]]:
-    grid = [list(r) for r in ws.iter_rows(values_only=True)]
-    for rng in ws.merged_cells.ranges:
-        value = grid[rng.min_row - 1][rng.min_col - 1]
-        for r in range(rng.min_row - 1, min(rng.max_row, len(grid))):
-            for c in range(rng.min_col - 1, min(rng.max_col, len(grid[r]))):
-                grid[r][c] = value
+Grid = dict[int, dict[int, Any]]  # 0-based row → 0-based column → value (only cells that hold a value)
+
+
+def _cells(ws: Any) -> dict[tuple[int, int], Any]:
+    """The cells that hold a value, keyed by 1-based (row, column).
+
+    Never iterate the sheet's used range (`ws.iter_rows()`): a workbook with just A1 and XFD1048576 spans
+    16,384 × 1,048,576 cells, and openpyxl creates every one it is asked for (measured: > 60 s, 4.9 GB).
+    The worksheet keeps the cells present in the file in `_cells`; reading that is linear in the file."""
+    stored = getattr(ws, "_cells", None)
+    if stored is None:  # another openpyxl layout: fall back to the bounded public API
+        return {(c.row, c.column): c.value for row in ws.iter_rows(max_row=min(ws.max_row, 100_000),
+                                                                    max_col=min(ws.max_column, 256))
+                for c in row if c.value is not None}
+    return {key: cell.value for key, cell in stored.items() if cell.value is not None}
+
+
+def _grid(cells: dict[tuple[int, int], Any], merged: Sequence[Any], rows: range, cols: Sequence[int]) -> Grid:
+    """The values of `rows` × `cols` (0-based), merged cells read as if every cell of the range held the
+    top-left value; merged ranges are clipped to the area, so a huge range costs no more than the area."""
+    want = set(cols)
+    grid: Grid = {r: {} for r in rows}
+    for (r1, c1), value in cells.items():
+        if r1 - 1 in grid and c1 - 1 in want:
+            grid[r1 - 1][c1 - 1] = value
+    for rng in merged:
+        value = cells.get((rng.min_row, rng.min_col))
+        if value is None:
+            continue
+        for r in range(max(rng.min_row - 1, rows.start), min(rng.max_row, rows.stop)):
+            for c in cols:
+                if rng.min_col - 1 <= c < rng.max_col:
+                    grid[r][c] = value
     return grid
 
 
-def _row_headers(grid: list[list[Any]], r: int) -> tuple[dict[str, int], dict[str, list[int]]]:
+def _row_headers(grid: Grid, r: int) -> tuple[dict[str, int], dict[str, list[int]]]:
     """Headers named by row r (a two-level header reads 「APMIC」 + 「最終回覆」 across rows r-1 and r)."""
     found: dict[str, list[int]] = defaultdict(list)
-    for c, value in enumerate(grid[r]):
+    for c, value in sorted(grid[r].items()):
         lower = cell_text(value)
         if lower is None:
             continue
-        upper = cell_text(grid[r - 1][c]) if r > 0 and c < len(grid[r - 1]) else None
+        upper = cell_text(grid[r - 1].get(c)) if r > 0 else None
         name = (header_name(upper + lower) if upper and upper != lower else None) or header_name(lower)
         if name:
             found[name].append(c)
@@ -123,9 +153,9 @@ def _missing(columns: dict[str, int]) -> list[str]:
     return [h for h, (_, req) in HEADERS.items() if req and h not in columns]
 
 
-def _find_header(grid: list[list[Any]]) -> tuple[int, dict[str, int]] | tuple[None, dict[str, Any]]:
+def _find_header(grid: Grid) -> tuple[int, dict[str, int]] | tuple[None, dict[str, Any]]:
     best: dict[str, Any] = {"row": None, "columns": {}, "dups": {}}
-    for r in range(min(HEADER_SEARCH_ROWS, len(grid))):
+    for r in sorted(grid):
         columns, dups = _row_headers(grid, r)
         if not _missing(columns) and not dups:
             return r, columns
@@ -169,10 +199,15 @@ def read_sheet(path: str | Path, sheet: str | None = None) -> Sheet:
     located = []
     reports = []
     for name in candidates:
-        grid = _grid(wb[name])
-        r, info = _find_header(grid)
+        ws = wb[name]
+        cells = _cells(ws)
+        merged = list(ws.merged_cells.ranges)
+        top = range(HEADER_SEARCH_ROWS)
+        # a header cell holds its own text (a merged group label above it is filled in by _grid)
+        header_cols = sorted({c - 1 for (r, c) in cells if r <= HEADER_SEARCH_ROWS})
+        r, info = _find_header(_grid(cells, merged, top, header_cols))
         if r is not None:
-            located.append((name, grid, r, info))
+            located.append((name, cells, merged, r, info))
         else:
             reports.append((name, info))
     if sheet is None and len(located) != 1:
@@ -187,11 +222,28 @@ def read_sheet(path: str | Path, sheet: str | None = None) -> Sheet:
         where = f" (best match: row {info['row'] + 1})" if info["row"] is not None else ""
         raise InputError(f"sheet {name!r}: missing headers {'、'.join(_missing(info['columns']))}{where} "
                          f"in the first {HEADER_SEARCH_ROWS} rows", path=p)
-    name, grid, r, columns = located[0]
-    rows = []
-    for i in range(r + 1, len(grid)):
-        cells = {h: (grid[i][c] if c < len(grid[i]) else None) for h, c in columns.items()}
-        if all(cell_text(v) is None for v in cells.values()):
-            continue  # blank or whitespace-only rows (trailing rows Excel keeps formatted)
-        rows.append(Row(i + 1, cells))
-    return Sheet(str(p), name, columns, r + 1, rows)
+    name, cells, merged, r, columns = located[0]
+    # only the header's columns are read, down to the last row holding a value of its own in one of them
+    cols = sorted(set(columns.values()))
+    last = max((row for (row, c) in cells if c - 1 in columns.values()), default=r + 1)
+    grid = _grid(cells, merged, range(r + 1, last), cols)
+    rows: list[Row] = []
+    blank_run = 0
+    ignored: list[tuple[int, int]] = []
+    for i in range(r + 1, last):
+        values = {h: grid[i].get(c) for h, c in columns.items()}
+        if all(cell_text(v) is None for v in values.values()):
+            blank_run += 1  # blank or whitespace-only rows (trailing rows Excel keeps formatted)
+            if blank_run >= EMPTY_RUN:
+                ignored = sorted((row, c) for (row, c) in cells if row > i + 1 and c - 1 in columns.values())
+                break
+            continue
+        blank_run = 0
+        rows.append(Row(i + 1, values))
+    trailing = None
+    if ignored:
+        from openpyxl.utils import get_column_letter
+
+        row0, col0 = ignored[0]
+        trailing = (f"{get_column_letter(col0)}{row0}", len(ignored), i + 2 - EMPTY_RUN)
+    return Sheet(str(p), name, columns, r + 1, rows, trailing)
