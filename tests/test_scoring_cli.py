@@ -179,7 +179,7 @@ def test_tools_score_py_runs_by_path_and_key_never_leaks(tmp_path, data_file):
     secret = "sk-test-DO-NOT-LEAK-0123456789"
     runs = write_jsonl(tmp_path / "runs.jsonl", gold_runs())
     out = tmp_path / "rep"
-    with server_mod.FakeOpenAIServer(lambda body: "not json at all", faults={"500": 1, "401": 1}) as srv:
+    with server_mod.FakeOpenAIServer(lambda body: "not json at all", faults={"500": 1}) as srv:
         env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "OPENAI_API_KEY"}}
         env["MY_JUDGE_KEY"] = secret
         proc = subprocess.run(
@@ -194,6 +194,15 @@ def test_tools_score_py_runs_by_path_and_key_never_leaks(tmp_path, data_file):
     results = [json.loads(x) for x in (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
     statuses = {r["status"] for r in results if r["task_type"] in {"short_answer", "case_study", "open_rubric_agent"}}
     assert statuses <= {"pending", "missing"} and "missing" in statuses
+    # a judge that refuses the key stops the run (exit 2, no report), and the key is not in the message
+    with server_mod.FakeOpenAIServer(lambda body: "{}", api_key="another-key") as srv:
+        proc = subprocess.run(
+            [sys.executable, str(REPO / "tools" / "score.py"), "--data", str(data_file), "--runs", str(runs),
+             "--out", str(tmp_path / "rep2"), "--judge-base-url", srv.url, "--judge-model", "j",
+             "--judge-api-key-env", "MY_JUDGE_KEY", "--judge-retries", "0"],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "judge refused" in proc.stderr and "Traceback" not in proc.stderr
+    assert secret not in proc.stdout + proc.stderr and not (tmp_path / "rep2" / "results.jsonl").exists()
 
 
 def test_null_response_without_error_is_an_empty_answer_and_history_is_reported(tmp_path, data_file):

@@ -8,6 +8,8 @@ import socket
 
 import pytest
 
+from tw_fin_eval.cli import main as cli_main
+from tw_fin_eval.errors import InputError
 from tw_fin_eval.scoring import engine, judge, samples, tasks
 from tw_fin_eval.scoring.judge import JudgeConfig, JudgeRequest
 
@@ -170,26 +172,83 @@ def _closed_port() -> int:
     return port
 
 
-def test_judge_down_makes_judged_items_pending_and_rules_still_score():
+def test_unreachable_judge_stops_scoring_with_a_clear_error():
+    """Fail fast like the runner: not a report with every judged item pending."""
     recs = samples.sample_records()
     cfg = JudgeConfig(f"http://127.0.0.1:{_closed_port()}/v1", "judge-m", max_retries=0, concurrency=1)
     runner = judge.JudgeRunner(cfg, progress=False)
-    out = engine.score(recs, _outputs(recs), judge_config=cfg, judge_runner=runner, progress=False)
-    judged = [it for it in out.items if it.task_type in {"short_answer", "case_study", "open_rubric_agent"}]
-    assert judged and all(it.status == tasks.PENDING for it in judged)
-    assert all("judge" in it.reason and "connect" in it.reason for it in judged)
-    ruled = [it for it in out.items if it.task_type in {"numeric", "conversation_numeric", "mcq"}]
-    assert ruled and all(it.status == tasks.SCORED and it.correct for it in ruled)
+    with pytest.raises(judge.JudgeUnavailable, match="unreachable.*--judge-base-url"):
+        engine.score(recs, _outputs(recs), judge_config=cfg, judge_runner=runner, progress=False)
+    assert runner.calls == 3  # after 3 unreachable calls the rest are not made
 
 
-def test_judge_declared_down_stops_calling():
-    cfg = JudgeConfig(f"http://127.0.0.1:{_closed_port()}/v1", "m", max_retries=0, concurrency=1)
-    runner = judge.JudgeRunner(cfg, progress=False)
-    reqs = [JudgeRequest(None, f"q{i}", "conclusion") for i in range(10)]
-    verdicts = runner.run(reqs)
-    assert all(vs[0].outcome == judge.PENDING for vs in verdicts)
-    assert runner.calls == 3  # after 3 unreachable calls, the rest are pending without a call
-    assert "unreachable" in verdicts[-1][0].reason
+def test_unreachable_judge_cli_exits_2_and_writes_no_report(tmp_path, capsys):
+    data, runs = tmp_path / "data.jsonl", tmp_path / "runs.jsonl"
+    recs = samples.sample_records()
+    from tw_fin_eval.jsonl import write_jsonl
+
+    write_jsonl(data, recs)
+    write_jsonl(runs, [{"id": k[0], "turn": k[1], "response": v, "error": None, "model": "m"}
+                       for k, v in _outputs(recs).success.items()])
+    code = cli_main(["score", "--data", str(data), "--runs", str(runs), "--out", str(tmp_path / "rep"), "--quiet",
+                     "--judge-base-url", f"http://127.0.0.1:{_closed_port()}/v1", "--judge-model", "j",
+                     "--judge-retries", "0"])
+    err = capsys.readouterr().err
+    assert code == 2 and "judge unreachable" in err and "Traceback" not in err
+    assert not (tmp_path / "rep" / "results.jsonl").exists()
+
+
+def test_self_judge_is_refused_unless_allowed():
+    recs = [r for r in samples.sample_records() if r["task_type"] == "short_answer"]
+    runs = engine.RunsIndex(success={(r["id"], None): "答案" for r in recs}, models={"same-model"})
+    cfg = JudgeConfig("http://127.0.0.1:1/v1", "same-model")
+    with pytest.raises(InputError, match="model under test.*--allow-self-judge"):
+        engine.score(recs, runs, judge_config=cfg, progress=False)
+    with server_mod.FakeOpenAIServer(lambda body: '{"conclusion_correct": true, "score": 8}') as srv:
+        cfg = JudgeConfig(srv.url, "same-model", allow_self_judge=True, max_retries=0)
+        out = engine.score(recs, runs, judge_config=cfg, progress=False)
+    assert all(it.status == tasks.SCORED for it in out.items)
+
+
+def test_prompts_state_the_numeric_tolerance_and_equivalent_units():
+    recs = {r["task_type"]: r for r in samples.sample_records()}
+    cat = next(r for r in samples.sample_records() if r.get("answer_type") == "categorical")
+    for request in (judge.PROTOCOLS["score_0_10"].build(recs["short_answer"], "x"),
+                    judge.PROTOCOLS["rubric"].build(recs["open_rubric_agent"], "x"),
+                    judge.PROTOCOLS["conclusion"].build(cat, "x")):
+        assert "1%" in request.user and "14 十億美元 = 140 億美元" in request.user and "四捨五入" in request.user
+
+
+class _EchoKeyClient:
+    """A judge client that puts the key into its reply, in other letter cases (no client-side scrub)."""
+
+    def __init__(self, key):
+        self.key = key
+
+    def chat(self, messages, model=None, **params):
+        class R:
+            error = None
+            content = f'Authorization: Bearer {self.key.upper()} {{"correct": true}}'
+            raw_content = f"<think>key={self.key.lower()}</think>" + content
+        return R()
+
+
+@pytest.mark.parametrize("key", ["sk-Secret-Judge-Key-1234567", "k9Z"])
+def test_judge_key_never_reaches_results_or_cache(tmp_path, key):
+    cache = tmp_path / "cache.jsonl"
+    cache.write_text(json.dumps({"key": "old", "model": "j", "raw": f"echo {key}", "raw_content": None}) + "\n",
+                     encoding="utf-8")
+    cfg = JudgeConfig("http://judge/v1", "j", api_key=key, cache_path=str(cache))
+    runner = judge.JudgeRunner(cfg, client=_EchoKeyClient(key), progress=False)
+    cat = [r for r in samples.sample_records() if r.get("answer_type") == "categorical"]
+    runs = engine.RunsIndex(success={(r["id"], None): "答案：不是中風險，應屬中高風險" for r in cat})
+    out = engine.score(cat, runs, judge_config=cfg, judge_runner=runner, progress=False)
+    results = json.dumps([it.to_json() for it in out.items], ensure_ascii=False)
+    assert any(it.decided_by == tasks.JUDGE for it in out.items)
+    assert key.lower() not in results.lower() and "[REDACTED]" in results
+    text = cache.read_text(encoding="utf-8")
+    assert key.lower() not in text.split("\n", 1)[1].lower()  # new lines scrubbed
+    assert judge.JudgeCache(cache, redactor=runner.redactor).get("old")[0] == "echo [REDACTED]"  # old line too
 
 
 def test_no_judge_configured_is_pending():
@@ -295,9 +354,10 @@ def test_judge_refusing_auth_stops_calling():
     with server_mod.FakeOpenAIServer(lambda body: '{"correct": true}', api_key="right-key") as srv:
         cfg = JudgeConfig(srv.url, "m", api_key="wrong-key", max_retries=0, concurrency=1)
         runner = judge.JudgeRunner(cfg, progress=False)
-        verdicts = runner.run([JudgeRequest(None, f"q{i}", "conclusion") for i in range(6)])
-    assert runner.calls == 1 and all(vs[0].outcome == judge.PENDING for vs in verdicts)
-    assert "refused" in verdicts[-1][0].reason and "wrong-key" not in verdicts[-1][0].reason
+        with pytest.raises(judge.JudgeUnavailable) as exc:
+            runner.run([JudgeRequest(None, f"q{i}", "conclusion") for i in range(6)])
+    assert runner.calls == 1
+    assert "refused" in str(exc.value) and "wrong-key" not in str(exc.value)
 
 
 def test_finsearchcomp_protocol_is_loaded_by_default():

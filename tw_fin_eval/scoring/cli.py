@@ -48,6 +48,9 @@ def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--judge-cache", default=None, metavar="FILE",
                    help="keep every judge reply in FILE (JSONL) and reuse it on the next run: re-scoring, or "
                         "re-running after Ctrl-C, does not ask the judge again")
+    g.add_argument("--allow-self-judge", action="store_true",
+                   help="let the judge model be the model under test (refused by default: a model grading its "
+                        "own answers is biased)")
     g.add_argument("--judge-extra", default=None,
                    help='JSON merged into each judge request, e.g. \'{"temperature": 0.7}\' (default temperature 0)')
 
@@ -73,7 +76,7 @@ def judge_config_from_args(args: argparse.Namespace) -> judge.JudgeConfig:
     return judge.JudgeConfig(base_url=args.judge_base_url, model=args.judge_model, api_key=key,
                              timeout=args.judge_timeout, max_retries=args.judge_retries,
                              concurrency=args.judge_concurrency, repeats=args.judge_repeats, params=params,
-                             cache_path=args.judge_cache)
+                             cache_path=args.judge_cache, allow_self_judge=getattr(args, "allow_self_judge", False))
 
 
 def expand(patterns: list[str]) -> list[str]:

@@ -359,6 +359,7 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
     load_plugins()
     issues = issues or Issues()
     cfg = judge_config or judge_mod.JudgeConfig()
+    judge_mod.check_not_self_judge(cfg, runs.models)
     ctx = tasks.Context(tolerance=tolerance, judge_enabled=cfg.enabled)
     types = records.task_types if isinstance(records, RecordFiles) else {r["task_type"] for r in records}
     for tt in sorted(types):
