@@ -28,6 +28,7 @@ from tw_fin_eval.scoring import gold as gold_mod
 from tw_fin_eval.scoring import judge as judge_mod
 from tw_fin_eval.scoring.match import DEFAULT_TOLERANCE, Tolerance
 from tw_fin_eval.scoring.plugins import load_plugins
+from tw_fin_eval.scoring.stats import quantile
 
 Key = tuple[str, int | None]
 STALE = "stale"  # the runs line answered a different prompt than today's record: not scored
@@ -124,15 +125,6 @@ def load_records(paths: Sequence[str | os.PathLike], issues: Issues) -> list[dic
     return list(RecordFiles(paths, issues))
 
 
-def _percentile(sorted_values: Sequence[float], q: float) -> float | None:
-    if not sorted_values:
-        return None
-    pos = q * (len(sorted_values) - 1)
-    i = int(pos)
-    j = min(i + 1, len(sorted_values) - 1)
-    return sorted_values[i] + (sorted_values[j] - sorted_values[i]) * (pos - i)
-
-
 GENERATION_FIELDS = ("temperature", "max_tokens", "top_p", "seed", "extra")
 
 
@@ -191,7 +183,8 @@ class RunStats:
         return {"lines": self.lines, "ok_lines": self.ok_lines, "error_lines": self.error_lines,
                 "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
                 "reasoning_tokens": self.reasoning_tokens, "lines_with_usage": self.lines_with_usage,
-                "latency_p50_s": _percentile(lat, 0.5), "latency_p95_s": _percentile(lat, 0.95),
+                "latency_p50_s": quantile(lat, 0.5) if lat else None,
+                "latency_p95_s": quantile(lat, 0.95) if lat else None,
                 "finish_reasons": dict(self.finish_reasons.most_common()),
                 "truncated_lines": self.finish_reasons.get("length", 0),
                 "errors": dict(self.errors.most_common()),

@@ -55,6 +55,13 @@ class Raw(str):
     """Already-escaped HTML for a table cell."""
 
 
+def _whisker(lo: float, hi: float, yc: float) -> str:
+    """A 95% interval: a horizontal line from lo to hi with end caps."""
+    return (f'<g class="whisker" stroke="#1d2733" stroke-width="1.5"><line x1="{lo:.1f}" y1="{yc:.1f}" '
+            f'x2="{hi:.1f}" y2="{yc:.1f}"/><line x1="{lo:.1f}" y1="{yc - 5:.1f}" x2="{lo:.1f}" '
+            f'y2="{yc + 5:.1f}"/><line x1="{hi:.1f}" y1="{yc - 5:.1f}" x2="{hi:.1f}" y2="{yc + 5:.1f}"/></g>')
+
+
 def bar_chart(name: str, title: str, bars: Sequence[dict[str, Any]], *, label_width: int = 260) -> str:
     """Horizontal bars on a 0–100% axis with 95% interval whiskers. bars: {label, value, lo, hi, color?}."""
     width, row_h, top, right = 860, 24, 34, 70
@@ -79,10 +86,7 @@ def bar_chart(name: str, title: str, bars: Sequence[dict[str, Any]], *, label_wi
         parts.append(f'<rect class="bar" x="{label_width}" y="{y + 4}" width="{x(v) - label_width:.1f}" '
                      f'height="{row_h - 8}" fill="{b.get("color", BAR)}"><title>{esc(b["label"])}: {pct(v)}</title></rect>')
         if b.get("lo") is not None and b.get("hi") is not None:
-            lo, hi, yc = x(b["lo"]), x(b["hi"]), y + row_h / 2
-            parts.append(f'<g class="whisker" stroke="#1d2733" stroke-width="1.5"><line x1="{lo:.1f}" y1="{yc:.1f}" '
-                         f'x2="{hi:.1f}" y2="{yc:.1f}"/><line x1="{lo:.1f}" y1="{yc - 5:.1f}" x2="{lo:.1f}" '
-                         f'y2="{yc + 5:.1f}"/><line x1="{hi:.1f}" y1="{yc - 5:.1f}" x2="{hi:.1f}" y2="{yc + 5:.1f}"/></g>')
+            parts.append(_whisker(x(b["lo"]), x(b["hi"]), y + row_h / 2))
         parts.append(f'<text x="{max(x(v), x(b.get("hi") or 0)) + 6:.1f}" y="{y + 16}" font-size="11" '
                      f'fill="#1d2733">{pct(v)}</text>')
     parts.append("</svg>")
@@ -118,10 +122,7 @@ def diff_chart(name: str, title: str, bars: Sequence[dict[str, Any]], *, label_w
         parts.append(f'<rect class="bar" x="{x0:.1f}" y="{y + 4}" width="{max(1.0, x1 - x0):.1f}" height="{row_h - 8}" '
                      f'fill="{color}"><title>{esc(b["label"])}: {signed_pct(v)}</title></rect>')
         if b.get("lo") is not None and b.get("hi") is not None:
-            lo, hi, yc = x(b["lo"]), x(b["hi"]), y + row_h / 2
-            parts.append(f'<g class="whisker" stroke="#1d2733" stroke-width="1.5"><line x1="{lo:.1f}" y1="{yc:.1f}" '
-                         f'x2="{hi:.1f}" y2="{yc:.1f}"/><line x1="{lo:.1f}" y1="{yc - 5:.1f}" x2="{lo:.1f}" '
-                         f'y2="{yc + 5:.1f}"/><line x1="{hi:.1f}" y1="{yc - 5:.1f}" x2="{hi:.1f}" y2="{yc + 5:.1f}"/></g>')
+            parts.append(_whisker(x(b["lo"]), x(b["hi"]), y + row_h / 2))
         parts.append(f'<text x="{max(x(v), x(b.get("hi") or v)) + 6:.1f}" y="{y + 16}" font-size="11" '
                      f'fill="#1d2733">{signed_pct(v)}</text>')
     parts.append("</svg>")

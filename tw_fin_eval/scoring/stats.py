@@ -59,7 +59,7 @@ def _numpy():
     return numpy
 
 
-def _quantile(sorted_values: Sequence[float], q: float) -> float:
+def quantile(sorted_values: Sequence[float], q: float) -> float:
     """Linear interpolation between order statistics (numpy's default 'linear' method)."""
     pos = q * (len(sorted_values) - 1)
     i = int(math.floor(pos))
@@ -98,7 +98,7 @@ def bootstrap(clusters: Sequence[tuple[float, int]], *, resamples: int = DEFAULT
     stats.sort()
     mean = sum(stats) / len(stats)
     var = sum((s - mean) ** 2 for s in stats) / (len(stats) - 1)
-    return Interval(estimate, math.sqrt(var), _quantile(stats, 0.025), _quantile(stats, 0.975), n, m)
+    return Interval(estimate, math.sqrt(var), quantile(stats, 0.025), quantile(stats, 0.975), n, m)
 
 
 def paired_clusters(pairs: Iterable[tuple[object, bool, bool]]) -> list[tuple[float, int]]:
