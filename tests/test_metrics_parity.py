@@ -1,6 +1,6 @@
 """The evaluate metrics give the scorer's verdict item by item when called with the dataset's columns, as
 the cards document: numeric_match(predictions, references=answer_value (answer_text for yes/no),
-questions=question, gold_answers=answer), conv_turn_match per turn likewise."""
+questions=question, gold_answers=answer, answer_scales=answer_scale), conv_turn_match per turn likewise."""
 
 from __future__ import annotations
 
@@ -26,8 +26,12 @@ def _variants(gold: dict) -> list[str]:
         flip = "否" if gold["answer_text"] == "yes" else "是"
         return [f"答案：{gold['answer_text']}", f"答案：{flip}", "答案：無法判斷", "比較後可知：yes", f"<think>答案：{flip}</think>"]
     v = float(gold["answer_value"])
-    return [f"答案：{gold['answer']}", f"答案：{v}", f"答案：{100 * v:.4g}", f"答案：{1.1 * v:.6g}",
-            f"\\boxed{{{gold['answer']}}}", "答案：資料不足", f"答案：減少 {abs(v):.6g}", f"答案：{v:.4g} 至 {2 * v + 1:.4g}"]
+    out = [f"答案：{gold['answer']}", f"答案：{v}", f"答案：{100 * v:.4g}", f"答案：{1.1 * v:.6g}",
+           f"\\boxed{{{gold['answer']}}}", "答案：資料不足", f"答案：減少 {abs(v):.6g}", f"答案：{v:.4g} 至 {2 * v + 1:.4g}"]
+    if gold.get("answer_scale") is not None:  # the amount restated in 億 (right) and 1,000× too large (wrong)
+        out += [f"答案：{v * 10 ** gold['answer_scale'] / 1e8:.8g} 億美元",
+                f"答案：{v * 10 ** (gold['answer_scale'] + 3) / 1e8:.8g} 億美元"]
+    return out
 
 
 def _scorer_verdicts(records, runs_rows):
@@ -40,7 +44,7 @@ def _scorer_verdicts(records, runs_rows):
 
 def test_numeric_match_gives_the_scorers_verdicts_on_every_finqa_record():
     records = _built("finqa_tw_test.jsonl")
-    preds, refs, questions, golds, keys = [], [], [], [], []
+    preds, refs, questions, golds, scales, keys = [], [], [], [], [], []
     per_variant: dict[int, dict] = {}
     for rec in records:
         for k, text in enumerate(_variants(rec)):
@@ -48,10 +52,11 @@ def test_numeric_match_gives_the_scorers_verdicts_on_every_finqa_record():
             refs.append(rec["answer_value"] if rec["answer_value"] is not None else rec["answer_text"])
             questions.append(rec["question"])
             golds.append(rec["answer"])
+            scales.append(rec.get("answer_scale"))
             keys.append((rec["id"], k))
             per_variant.setdefault(k, {})[(rec["id"], None)] = text
     items = metric_fns.numeric_match(preds, metric_fns.reference_strings(refs), questions=questions,
-                                     gold_answers=golds, return_items=True)["items"]
+                                     gold_answers=golds, answer_scales=scales, return_items=True)["items"]
     metric = {key: (it["correct"], it["flexible_correct"]) for key, it in zip(keys, items)}
     mismatches = []
     for k, rows in per_variant.items():
@@ -65,7 +70,7 @@ def test_numeric_match_gives_the_scorers_verdicts_on_every_finqa_record():
 
 def test_conv_turn_match_gives_the_scorers_verdicts_on_every_convfinqa_turn():
     records = _built("convfinqa_tw_dev.jsonl")
-    preds, refs, questions, golds, cids, keys = [], [], [], [], [], []
+    preds, refs, questions, golds, cids, scales, keys = [], [], [], [], [], [], []
     per_variant: dict[int, dict] = {}
     for rec in records:
         for turn in schema.units(rec):
@@ -75,11 +80,12 @@ def test_conv_turn_match_gives_the_scorers_verdicts_on_every_convfinqa_turn():
                 refs.append(t["answer_value"] if t["answer_value"] is not None else t["answer_text"])
                 questions.append(t["question"])
                 golds.append(t["answer"])
+                scales.append(t.get("answer_scale"))
                 cids.append(rec["id"])
                 keys.append((rec["id"], turn, k))
                 per_variant.setdefault(k, {})[(rec["id"], turn)] = text
     items = metric_fns.conv_turn_match(preds, metric_fns.reference_strings(refs), cids, questions=questions,
-                                       gold_answers=golds, return_items=True)["items"]
+                                       gold_answers=golds, answer_scales=scales, return_items=True)["items"]
     metric = {key: (it["correct"], it["flexible_correct"]) for key, it in zip(keys, items)}
     mismatches = []
     for k, rows in per_variant.items():

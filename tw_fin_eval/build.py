@@ -85,6 +85,12 @@ def build_subset(subset: str | SubsetSpec, sources: Path, translations: Path,
     gold = apply_verdicts(spec.name, items, res.records, verification or paths.VERIFICATION_DIR)
     if gold is not None:
         res.extra["gold"] = gold.line()
+    if spec.post_gold:
+        by_id = {spec.id_format.format(item.index): item for item in items}
+        for k, rec in enumerate(res.records):
+            for hook in spec.post_gold:
+                rec = hook(rec, by_id[rec["id"]])
+            res.records[k] = rec
     if spec.summary_extra is not None:
         res.extra.update(spec.summary_extra(res.records, items))
     return res

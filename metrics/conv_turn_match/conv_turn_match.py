@@ -24,7 +24,8 @@ Scores multi-turn numeric conversations turn by turn — the `conversation_numer
 score command's verdicts:
 
     conv_turn_match.compute(predictions=P, references=turn answer_value (answer_text for yes/no),
-                            conversation_ids=id, questions=turn question, gold_answers=turn answer)
+                            conversation_ids=id, questions=turn question, gold_answers=turn answer,
+                            answer_scales=turn answer_scale)
 
 In the paper setting turn k was asked with the gold answers of turns < k in the history (the runner builds
 those prompts). Returns the turn accuracy (strict reading: the answer after the last 「答案：」) and the
@@ -39,6 +40,8 @@ Args:
     conversation_ids (list of str): the conversation each turn belongs to.
     questions (list of str, optional): the turn questions.
     gold_answers (list of str, optional): the turns' display strings (`answer`).
+    answer_scales (list of int or None, optional): the turns' `answer_scale` (the gold's unit as a power of
+        ten), so an amount restated in 億／萬 counts.
     rel_tol, abs_tol (float): tolerances (defaults 0.01 and 0.005).
     return_items (bool): also return per-turn results.
 Returns:
@@ -72,7 +75,7 @@ class ConvTurnMatch(metric_fns.StringReferences, evaluate.Metric):
         )
 
     def _compute(self, predictions, references, conversation_ids, questions=None, gold_answers=None, rel_tol=0.01,
-                 abs_tol=0.005, return_items=False):
+                 abs_tol=0.005, return_items=False, answer_scales=None):
         return metric_fns.conv_turn_match(predictions, references, conversation_ids, questions=questions,
                                           gold_answers=gold_answers, rel_tol=rel_tol, abs_tol=abs_tol,
-                                          return_items=return_items)
+                                          return_items=return_items, answer_scales=answer_scales)

@@ -29,7 +29,7 @@ Numeric (and yes/no) answer accuracy for zh-TW financial questions — the `nume
 verdicts:
 
     numeric_match.compute(predictions=P, references=answer_value (answer_text for yes/no rows),
-                          questions=question, gold_answers=answer)
+                          questions=question, gold_answers=answer, answer_scales=answer_scale)
 
 The headline `accuracy` is the strict reading: the answer after the last 「答案：」/「答案:」/"Answer:"
 (<think>…</think> removed first). `flexible_accuracy` also accepts the last \\boxed{} or the last number
@@ -44,6 +44,8 @@ Args:
     questions (list of str, optional): the questions (what the question asks decides percent questions,
         basis points, the question's unit such as 「（百萬美元）」, and direction words such as 「減少了多少」).
     gold_answers (list of str, optional): the gold display strings (the dataset's `answer` column).
+    answer_scales (list of int or None, optional): the unit each gold is counted in, as a power of ten (the
+        dataset's `answer_scale` column: 6 = millions), so 「7.72 億美元」 counts for the gold 772.
     rel_tol (float, default 0.01) and abs_tol (float, default 0.005): the tolerances.
     return_items (bool, default False): also return per-item results.
 Returns:
@@ -81,6 +83,7 @@ class NumericMatch(metric_fns.StringReferences, evaluate.Metric):
         )
 
     def _compute(self, predictions, references, questions=None, gold_answers=None, rel_tol=0.01, abs_tol=0.005,
-                 return_items=False):
+                 return_items=False, answer_scales=None):
         return metric_fns.numeric_match(predictions, references, questions=questions, gold_answers=gold_answers,
-                                        rel_tol=rel_tol, abs_tol=abs_tol, return_items=return_items)
+                                        rel_tol=rel_tol, abs_tol=abs_tol, return_items=return_items,
+                                        answer_scales=answer_scales)

@@ -56,6 +56,7 @@ PATH_VALUE = "value"
 PATH_PERCENT = "percent"
 PATH_BARE = "bare_numeral"
 PATH_SCALE = "question_unit"  # 「5,000 萬美元」 for gold 50 when the question asks in 百萬美元
+PATH_CONTEXT = "context_unit"  # 「7.72 億美元」 for gold 772 when the record's unit (answer_scale) is millions
 PATH_UNSIGNED = "direction_in_question"  # 「7.95%」 for gold −0.0795 when the question asks for the decrease
 
 
@@ -187,18 +188,21 @@ def gold_fraction(gold_value: float, gold_answer: str | None, tol: Tolerance = D
 
 def number_matches(num: Num, gold_value: float, *, percent_question: bool = False, bps_question: bool = False,
                    gold_answer: str | None = None, tol: Tolerance = DEFAULT_TOLERANCE, scale: float | None = None,
-                   either_sign: bool = False) -> str | None:
-    """The path by which `num` matches the gold, or None."""
-    path = _number_matches(num, gold_value, percent_question, bps_question, gold_answer, tol, scale)
+                   either_sign: bool = False, context_scale: float | None = None) -> str | None:
+    """The path by which `num` matches the gold, or None. `scale` is the unit the question asks in,
+    `context_scale` the unit the gold is counted in (the record's `answer_scale`, e.g. 1e6)."""
+    path = _number_matches(num, gold_value, percent_question, bps_question, gold_answer, tol, scale, context_scale)
     if path is None and either_sign and num.bare != 0:
         flipped = Num(num.text, num.start, num.end, -num.bare, num.unit, num.multiplier, num.currency)
-        if _number_matches(flipped, gold_value, percent_question, bps_question, gold_answer, tol, scale):
+        if _number_matches(flipped, gold_value, percent_question, bps_question, gold_answer, tol, scale,
+                           context_scale):
             return PATH_UNSIGNED
     return path
 
 
 def _number_matches(num: Num, gold_value: float, percent_question: bool, bps_question: bool,
-                    gold_answer: str | None, tol: Tolerance, scale: float | None) -> str | None:
+                    gold_answer: str | None, tol: Tolerance, scale: float | None,
+                    context_scale: float | None = None) -> str | None:
     if percent_question:
         # Compared in percentage points, so the absolute tolerance means 0.005 points, not 0.5 points.
         points = 100.0 * gold_fraction(gold_value, gold_answer, tol)
@@ -210,6 +214,10 @@ def _number_matches(num: Num, gold_value: float, percent_question: bool, bps_que
         return PATH_VALUE
     if scale and num.multiplier != 0.01 and tol.close(value, gold_value * scale):
         return PATH_SCALE
+    # the same amount restated in another unit: 「7.72 億美元」 or 「772,000,000」 for 772 (millions)
+    if context_scale and not scale and not num.percent and num.multiplier != 0.01 \
+            and tol.close(value, gold_value * context_scale):
+        return PATH_CONTEXT
     if num.multiplier != 1.0 and not num.percent and tol.close(num.bare, gold_value):
         return PATH_BARE
     return None
@@ -228,7 +236,8 @@ class Match:
 
 def match_numeric(output: str | None, gold_value: float, *, gold_answer: str | None = None,
                   questions: Iterable[str | None] = (), tol: Tolerance = DEFAULT_TOLERANCE,
-                  display_decides: bool = False) -> Match:
+                  display_decides: bool = False, answer_scale: int | None = None) -> Match:
+    """`answer_scale`: the power of ten the gold is counted in (the record's `answer_scale`), if known."""
     qs = list(questions)
     ext = extract.extract_number(output)
     refused = ext.mode != extract.STRICT and extract.is_refusal(extract.answer_segment(extract.strip_think(output))
@@ -238,7 +247,8 @@ def match_numeric(output: str | None, gold_value: float, *, gold_answer: str | N
     path = number_matches(ext.num, gold_value,
                           percent_question=is_percent_question(gold_answer, *qs, display_decides=display_decides),
                           bps_question=is_bps_question(*qs), gold_answer=gold_answer, tol=tol,
-                          scale=question_scale(*qs), either_sign=direction_in_question(*qs))
+                          scale=question_scale(*qs), either_sign=direction_in_question(*qs),
+                          context_scale=None if answer_scale is None else 10.0 ** answer_scale)
     ok = path is not None
     return Match(ok and ext.mode == extract.STRICT, ext.mode, ext.extracted, path, flexible=ok, refused=refused)
 

@@ -79,17 +79,17 @@ def _at(seq: Sequence[Any] | None, i: int) -> Any:
 
 def numeric_match(predictions: Sequence[str], references: Sequence[Any], questions: Sequence[str] | None = None,
                   gold_answers: Sequence[str | None] | None = None, rel_tol: float = 0.01, abs_tol: float = 0.005,
-                  return_items: bool = False) -> dict[str, Any]:
+                  return_items: bool = False, answer_scales: Sequence[int | None] | None = None) -> dict[str, Any]:
     """The `numeric` scorer item by item: called with a FinQA-TW split's columns (references = answer_value,
-    or answer_text for yes/no; questions = question; gold_answers = answer) it gives the verdicts of
-    `tw-fin-eval score`."""
+    or answer_text for yes/no; questions = question; gold_answers = answer; answer_scales = answer_scale) it
+    gives the verdicts of `tw-fin-eval score`."""
     n = _check_lengths(predictions=predictions, references=references, questions=questions,
-                       gold_answers=gold_answers)
+                       gold_answers=gold_answers, answer_scales=answer_scales)
     ctx, scorer = _ctx(rel_tol, abs_tol), tasks.SCORERS["numeric"]
     items = []
     for i, (pred, ref) in enumerate(zip(predictions, references)):
         rec = {"id": f"item-{i}", "task_type": "numeric", "question": _at(questions, i),
-               **_gold_fields(ref, _at(gold_answers, i))}
+               **_gold_fields(ref, _at(gold_answers, i)), "answer_scale": _at(answer_scales, i)}
         items.append(scorer.score(rec, None, pred, ctx))
     out: dict[str, Any] = {
         "accuracy": _mean([float(bool(it.correct)) for it in items]) or 0.0,
@@ -105,15 +105,18 @@ def numeric_match(predictions: Sequence[str], references: Sequence[Any], questio
 
 def conv_turn_match(predictions: Sequence[str], references: Sequence[Any], conversation_ids: Sequence[str],
                     questions: Sequence[str] | None = None, gold_answers: Sequence[str | None] | None = None,
-                    rel_tol: float = 0.01, abs_tol: float = 0.005, return_items: bool = False) -> dict[str, Any]:
+                    rel_tol: float = 0.01, abs_tol: float = 0.005, return_items: bool = False,
+                    answer_scales: Sequence[int | None] | None = None) -> dict[str, Any]:
     """The `conversation_numeric` scorer turn by turn (one row per turn: references = the turn's
-    answer_value or answer_text, questions = the turn's question, gold_answers = the turn's answer)."""
+    answer_value or answer_text, questions = the turn's question, gold_answers = the turn's answer,
+    answer_scales = the turn's answer_scale)."""
     n = _check_lengths(predictions=predictions, references=references, conversation_ids=conversation_ids,
-                       questions=questions, gold_answers=gold_answers)
+                       questions=questions, gold_answers=gold_answers, answer_scales=answer_scales)
     ctx, scorer = _ctx(rel_tol, abs_tol), tasks.SCORERS["conversation_numeric"]
     items = []
     for i, (pred, ref) in enumerate(zip(predictions, references)):
-        turn = {"question": _at(questions, i), **_gold_fields(ref, _at(gold_answers, i))}
+        turn = {"question": _at(questions, i), **_gold_fields(ref, _at(gold_answers, i)),
+                "answer_scale": _at(answer_scales, i)}
         rec = {"id": str(conversation_ids[i]), "task_type": "conversation_numeric", "turns": [turn]}
         items.append(scorer.score(rec, 0, pred, ctx))
     convs: dict[str, list[bool]] = {}

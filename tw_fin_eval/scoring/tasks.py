@@ -151,7 +151,7 @@ def _numeric_item(record: dict[str, Any], turn: int | None, response: str, gold:
         m = match.match_yes_no(response, gold.get("answer_text") or gold.get("answer") or "", questions[0])
         return _rule_item(record, turn, m, "yes_no")
     m = match.match_numeric(response, float(gold["answer_value"]), gold_answer=gold.get("answer"),
-                            questions=questions, tol=ctx.tolerance)
+                            questions=questions, tol=ctx.tolerance, answer_scale=gold.get("answer_scale"))
     return _rule_item(record, turn, m, m.path)
 
 

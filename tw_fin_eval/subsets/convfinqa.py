@@ -11,6 +11,7 @@ from tw_fin_eval import prompts
 from tw_fin_eval.overlay import Overlay, Pair, evidence_pairs, string_list
 from tw_fin_eval.records import en_evidence, source_of, translation_meta, zh_evidence
 from tw_fin_eval.schema import base_record, gold_display
+from tw_fin_eval.sources import amount_scale
 from tw_fin_eval.sources import convfinqa as adapter
 from tw_fin_eval.sources.base import SourceItem
 from tw_fin_eval.subsets.spec import TRANSLATED, CardSpec, OverlaySpec, SubsetSpec, counts_text
@@ -32,7 +33,7 @@ def conversation_type(item: SourceItem) -> str:
 
 
 def features() -> dict[str, Any]:
-    from datasets import List
+    from datasets import List, Value
 
     from tw_fin_eval.features import COMMON, EN_EVIDENCE, F64, STR, TABLE
 
@@ -42,7 +43,9 @@ def features() -> dict[str, Any]:
                        "program": STR, "question_en": STR,
                        # gold verification per turn (docs/VERIFICATION.md); original_* = upstream gold
                        "gold_status": STR, "gold_reason": STR, "original_answer_value": F64,
-                       "original_program": STR, "original_answer": STR}),
+                       "original_program": STR, "original_answer": STR,
+                       # the gold's unit as a power of ten (6: millions); null when unknown
+                       "answer_scale": Value("int64")}),
         "system": STR,
         "first_user_prefix": STR,
         "original_en": {"questions": List(STR), "table": TABLE, "evidence": EN_EVIDENCE},
@@ -127,6 +130,7 @@ SPEC = SubsetSpec(
     overlay=OverlaySpec(fields={"turns": list, "table": list, "evidence": dict}, english=english, pairs=pairs,
                         validate=validate),
     make_record=make_record,
+    post_gold=(amount_scale.annotate_turns,),
     units="conversations",
     summary_extra=summary_extra,
     card=CardSpec(

@@ -10,6 +10,7 @@ from tw_fin_eval import prompts
 from tw_fin_eval.overlay import Overlay, Pair, evidence_pairs
 from tw_fin_eval.records import en_evidence, program_kind, source_of, translation_meta, zh_evidence
 from tw_fin_eval.schema import base_record, gold_display
+from tw_fin_eval.sources import amount_scale
 from tw_fin_eval.sources import finqa as adapter
 from tw_fin_eval.sources.base import SourceItem
 from tw_fin_eval.subsets.spec import TRANSLATED, CardSpec, OverlaySpec, SubsetSpec, counts_text
@@ -26,6 +27,8 @@ CITATION = """@inproceedings{chen2021finqa,
 }"""
 
 def features() -> dict[str, Any]:
+    from datasets import Value
+
     from tw_fin_eval.features import COMMON, EN_EVIDENCE, F64, STR, TABLE
 
     return {
@@ -34,6 +37,8 @@ def features() -> dict[str, Any]:
         # upstream answer_value/program (equal to the top-level ones unless the unit is `fixed`)
         "gold_status": STR,
         "gold_reason": STR,
+        # the gold's unit as a power of ten (6: millions), from where the operands stand; null when unknown
+        "answer_scale": Value("int64"),
         "original_en": {"question": STR, "table": TABLE, "evidence": EN_EVIDENCE, "answer": STR,
                         "answer_value": F64, "program": STR},
     }
@@ -94,6 +99,7 @@ SPEC = SubsetSpec(
     id_format=ID_FORMAT,
     overlay=OverlaySpec(fields={"question": str, "table": list, "evidence": dict}, english=english, pairs=pairs),
     make_record=make_record,
+    post_gold=(amount_scale.annotate_record,),
     card=CardSpec(
         upstream=("FinQA test", "https://github.com/czyssrs/FinQA"),
         description="FinQA 測試集的台灣繁中版：根據財報表格與證據句做數值推理（單題）。"

@@ -72,6 +72,8 @@ class SubsetSpec:
     # record post-processing hooks, applied in order to every built record (e.g. a verification overlay that
     # adds fields): (record, English item or None) → record
     post: tuple[Callable[[Record, SourceItem | None], Record], ...] = ()
+    # hooks applied once the gold is final (after the verification overlay): (record, English item) → record
+    post_gold: tuple[Callable[[Record, SourceItem], Record], ...] = ()
     # build summary: what an item is called, what happened to it, extra counts from (records, source items)
     units: str = "items"
     verb: str = "translated"

@@ -1,0 +1,125 @@
+"""The unit an amount gold is counted in, read from where its operands stand in the English source.
+
+FinQA and ConvFinQA golds are bare numbers in the unit of the page ("( in millions )", "$ 772 million"). The
+zh-TW evidence states prose amounts the Taiwan way (7.72 億美元, glossary §1.3), so a model may answer
+「7.72 億美元」 for the gold 772: the scorer needs the gold's unit to see that the amounts are equal. This module
+finds it once, at build time, and the records carry it as `answer_scale` (a power of ten: 3, 6, 9; null when it
+cannot be told). Rule: every literal operand of the program that is found in the source must carry the same
+unit — a scale word right after it in a page sentence ("$ 772 million", "$ 1.4 billion"), or the unit its table
+is stated in ("( in millions )", "dollars in thousands"). Unknown or mixed units, a ratio (the last step
+divides) and programs that rescale with const_1000 / const_1000000 give null.
+
+>>> program_scale("subtract(772, 843)", None, ["the balance was $ 772 million , compared to $ 843 million ."])
+6
+>>> program_scale("divide(772, 843)", None, ["the balance was $ 772 million , compared to $ 843 million ."])
+>>> program_scale("add(5829, 5735)", [["", "amount ( in millions )"], ["2015", "$ 5829"], ["2014", "$ 5735"]], [])
+6
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_SCALE_WORDS = {"thousand": 3, "million": 6, "billion": 9}
+_AFTER = re.compile(r"\s*(?:20(?:13|14|22)\s+)?(thousand|million|billion|mil-\s*lion|bil-\s*lion)s?\b", re.I)
+_TABLE_UNIT = re.compile(r"\b(?:in\s+|dollars\s+in\s+|\$\s*in\s+)?(thousands|millions|billions)\b", re.I)
+_NUM = re.compile(r"-?\$?\s*\d[\d,]*(?:\.\d+)?")
+_STEP = re.compile(r"(\w+)\(([^()]*)\)")
+_RESCALE = {"const_1000", "const_1000000", "const_100"}
+
+
+def _literal(arg: str) -> float | None:
+    arg = arg.strip()
+    if arg.startswith(("#", "const_")) or arg.endswith("%"):
+        return None
+    try:
+        return float(arg.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _value(text: str) -> float | None:
+    try:
+        return float(text.replace("$", "").replace(",", "").replace(" ", ""))
+    except ValueError:
+        return None
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def _text_scales(value: float, sentences: Iterable[str]) -> set[int]:
+    found = set()
+    for s in sentences:
+        for m in _NUM.finditer(s):
+            v = _value(m.group())
+            if v is None or not _close(abs(v), abs(value)):
+                continue
+            after = _AFTER.match(s, m.end())
+            if after:
+                found.add(_SCALE_WORDS[re.sub(r"-\s*", "", after.group(1)).lower()])
+    return found
+
+
+def table_scale(table: list[list[str]] | None) -> int | None:
+    """The unit a table states in its header row or first column ("( in millions )"), if one."""
+    if not table:
+        return None
+    cells = list(table[0]) + [row[0] for row in table[1:] if row]
+    scales = {_SCALE_WORDS[m.group(1).lower().rstrip("s")] for c in cells for m in _TABLE_UNIT.finditer(c)}
+    return scales.pop() if len(scales) == 1 else None
+
+
+def _in_table(value: float, table: list[list[str]] | None) -> bool:
+    for row in (table or [])[1:]:
+        for cell in row[1:]:
+            for m in _NUM.finditer(cell):
+                v = _value(m.group())
+                if v is not None and _close(abs(v), abs(value)):
+                    return True
+    return False
+
+
+def program_scale(program: str | None, table: list[list[str]] | None, sentences: Iterable[str]) -> int | None:
+    """Power of ten of the gold's unit (see the module docstring), or None."""
+    steps = _STEP.findall(program or "")
+    if not steps:  # a bare lookup ("60.94") is one literal operand
+        steps = [("value", program or "")]
+    if steps[-1][0] == "divide":
+        return None
+    args = [a.strip() for _, body in steps for a in body.split(",")]
+    if any(a in _RESCALE for a in args):
+        return None
+    sentences = list(sentences)
+    t_scale = table_scale(table)
+    scales: set[int] = set()
+    if any(op.startswith("table_") for op, _ in steps) and t_scale:
+        scales.add(t_scale)
+    for arg in args:
+        value = _literal(arg)
+        if value is None or value == 0:
+            continue
+        here = _text_scales(value, sentences)
+        if not here and t_scale and _in_table(value, table):
+            here = {t_scale}
+        scales |= here
+    return scales.pop() if len(scales) == 1 else None
+
+
+def annotate_record(record: dict, item) -> dict:
+    """FinQA post-gold hook: `answer_scale` of the (final) program; null for yes/no items."""
+    sentences = item.fields.get("page_text") or [e.text for e in item.evidence]
+    record["answer_scale"] = None if record.get("answer_value") is None else \
+        program_scale(record.get("program"), item.table, sentences)
+    return record
+
+
+def annotate_turns(record: dict, item) -> dict:
+    """ConvFinQA post-gold hook: `answer_scale` of every turn's (final) program."""
+    sentences = item.fields.get("page_text") or [e.text for e in item.evidence]
+    for turn in record.get("turns") or []:
+        turn["answer_scale"] = None if turn.get("answer_value") is None else \
+            program_scale(turn.get("program"), item.table, sentences)
+    return record
