@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tw_fin_eval import paths
+from tw_fin_eval import subsets as registry
 from tw_fin_eval.glossary import load_glossary
 from tw_fin_eval.zhcheck.rules import _s2tw_changes, _s2tw_char, check_translation, check_zh
 
@@ -69,12 +70,11 @@ class Pair:
 
 
 def overlay_pairs(sources: str | None) -> list[Pair]:
-    from tw_fin_eval import subsets
     from tw_fin_eval.overlay import load_overlays, pairs
 
     root = paths.sources_dir(sources)
     out = []
-    for spec in subsets.translated():
+    for spec in registry.translated():
         items = spec.load_source(root)
         by_id = {it.source_id: it for it in items}
         for sid, ov in load_overlays(spec, items, paths.TRANSLATIONS_DIR).items():
@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     pp = sub.add_parser("patterns", help="issue-20 register patterns over built records")
     pp.add_argument("data", nargs="?", default="data", help="folder of built records (default: data)")
     pp.add_argument("--show", metavar="PATTERN", help="list the affected strings of one pattern (name as printed)")
-    pp.add_argument("--subset", choices=("finqa", "convfinqa", "financeagent"), help="with --show: one subset")
+    pp.add_argument("--subset", choices=[s.name for s in registry.translated()], help="with --show: one subset")
     pp.add_argument("--range", help="with --show: item numbers, e.g. 1-100")
     args = parser.parse_args(argv)
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from tw_fin_eval import subsets as _registry
 from tw_fin_eval.errors import InputError
 
 # field kinds
@@ -28,8 +29,7 @@ PROSE = frozenset({QUESTION, EVIDENCE_TEXT, ANSWER, RUBRIC})  # written by trans
 RENDERED = frozenset({EVIDENCE_TABLE})  # written by records.render_table_evidence
 ALL = PROSE | RENDERED | {TABLE}
 
-FILES = {"finqa": "finqa_tw_test.jsonl", "convfinqa": "convfinqa_tw_dev.jsonl",
-         "financeagent": "financeagent_tw.jsonl"}
+FILES = {s.name: s.data_file for s in _registry.translated()}  # the translated subsets' data files
 
 
 def nested_brackets(text: str) -> int:
