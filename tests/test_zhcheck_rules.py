@@ -501,3 +501,15 @@ def test_scale_words_shared_by_a_list_and_ocr_hyphenation(en, zh, missing):
     from tw_fin_eval.zhcheck.rules import missing_numerals
 
     assert [f.found for f in missing_numerals(en, zh)] == missing
+
+
+def test_one_unit_style_per_prose_string():
+    en = "capital of $14B, including $11B by 2028, and $42.5 million of fees"
+    mixed = "資本 14 十億美元，其中 110 億美元於 2028 年前，另有 4,250 萬美元費用"
+    (f,) = [f for f in check_translation(en, mixed) if f.code == "mixed_scale"]
+    assert f.found == "14 十億美元" and "一致" in f.message
+    assert check_translation(en, "資本 140 億美元，其中 110 億美元於 2028 年前，另有 4,250 萬美元費用") == []
+    assert check_translation(en, "資本 14 十億美元，其中 11 十億美元於 2028 年前，另有 42.5 百萬美元費用") == []
+    # 十億 and 百萬 contain 億 and 萬 but are the source style; table cells keep the source anyway
+    assert convention_issues("5.9 十億美元及 334 百萬美元") == []
+    assert convention_issues("14 十億美元與 4,250 萬美元", in_table=True) == []

@@ -679,6 +679,8 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
             findings.append(Finding("convention", f"日期的數字前後要留空格：「{m.group()}」→「{fixed}」",
                                     _snippet(zh, m.start(), m.end(), 8), found=m.group(), fix=fixed,
                                     code="date_spacing"))
+    if not in_table:
+        findings += _mixed_scale(zh)
     if in_table:
         for m in _TABLE_TO_RE.finditer(zh):
             findings.append(Finding("convention", "表格區間的「to」請譯為「至」", _snippet(zh, m.start(), m.end()),
@@ -719,6 +721,21 @@ def convention_issues(zh: str, en: str | None = None, *, in_table: bool = False,
                                         code="required_rendering"))
                 break
     return findings
+
+
+# an amount in the source scale (334 百萬美元, 5.9 十億) and one in Taiwan scale (3.34 億美元, 4,250 萬股)
+_SOURCE_SCALE_RE = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:十億|百萬)(?:美元|元|股)?")
+_TAIWAN_SCALE_RE = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[億萬](?:美元|元|股)")
+
+
+def _mixed_scale(zh: str) -> list[Finding]:
+    """One unit style per prose string (glossary §1.3): 「14 十億美元」 next to 「4,250 萬美元」 is a finding."""
+    source, taiwan = _SOURCE_SCALE_RE.search(zh), _TAIWAN_SCALE_RE.search(zh)
+    if not (source and taiwan):
+        return []
+    return [Finding("convention", f"同一段文字的金額單位要一致：「{source.group()}」與「{taiwan.group()}」混用，"
+                    "散文請一律寫成億／萬（標準答案的單位需要時才全部保留原文單位）",
+                    _snippet(zh, source.start(), source.end()), found=source.group(), code="mixed_scale")]
 
 
 # ---------------------------------------------------------------------------------------------
