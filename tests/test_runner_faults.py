@@ -96,6 +96,16 @@ def test_lone_surrogates_from_the_server_are_replaced_and_the_run_finishes(tmp_p
         assert cli(capsys, *base_args(srv.url, data, out))[0] == 0 and len(srv.requests) == n  # resume: done
 
 
+@pytest.mark.parametrize("fault", ["deep_json", "huge_number"])
+def test_json_that_breaks_the_parser_is_an_unusable_reply(tmp_path, fault):
+    data = items(tmp_path, 3)
+    with FakeOpenAIServer(fault_for=first_item_gets(fault)) as srv:
+        summary = run(cfg(srv.url, [data], tmp_path / "o.jsonl", max_retries=1))
+    bad = next(r for r in read_runs(tmp_path / "o.jsonl") if r["error"])
+    assert summary.ok == 2 and bad["id"] == "q-0000" and "malformed JSON from server" in bad["error"]
+    assert bad["attempts"] == 2  # retried like any unusable reply
+
+
 def test_an_unexpected_exception_on_one_item_leaves_the_others_complete(tmp_path, monkeypatch):
     data = items(tmp_path, 6)
     real = ChatClient._parse
@@ -195,6 +205,27 @@ def test_a_full_disk_that_clears_leaves_no_broken_line_and_resume_finishes(tmp_p
         assert run(cfg(srv.url, [data], out)).exit_code == 0
     lines = read_runs(out)
     assert sorted(r["id"] for r in lines) == [f"q-{i:04d}" for i in range(10)]
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_a_runs_file_deleted_or_replaced_mid_run_stops_it(tmp_path, capsys, how):
+    data = items(tmp_path, 40)
+    out = tmp_path / "o.jsonl"
+
+    def meddle(body, nth):
+        if body["messages"][-1]["content"].endswith(" 5") and out.exists():
+            out.unlink()
+            if how == "replaced":
+                out.write_text("")
+        return None
+
+    with FakeOpenAIServer(fault_for=meddle, latency=0.02) as srv:
+        summary = run(cfg(srv.url, [data], out, concurrency=1))
+    err = capsys.readouterr().err
+    assert summary.exit_code == 2 and "was deleted or replaced while the run was writing it" in err
+    assert summary.ok < 40
+    if how == "replaced":
+        assert out.exists()  # someone else's (empty) file is left alone
 
 
 def test_a_complete_last_line_without_its_newline_is_kept_not_asked_again(tmp_path, capsys):

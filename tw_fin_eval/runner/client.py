@@ -456,7 +456,7 @@ class ChatClient:
             text = raw.decode("utf-8")
             del raw  # a large reply is held once, not twice
             data = json.loads(text)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (ValueError, RecursionError) as exc:  # bad UTF-8 / JSON, a 5000-digit number, [[[[…]]]]
             start = _one_line(self.redactor.scrub_bytes(first), 80)  # scrubbed, then cut
             raise _Failure(BAD_RESPONSE, f"malformed JSON from server ({type(exc).__name__}: "
                            f"{self.redactor.scrub(str(exc))[:120]}); body starts {start!r}") from None

@@ -300,6 +300,11 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
             finally:
                 client.close()
             summary.breaker = breaker.tripped
+            if summary.write_error is None:
+                try:
+                    runs.sync()  # the last lines on disk, and the file still the one we wrote
+                except OSError as exc:
+                    summary.write_error = exc.strerror or str(exc)
         summary.elapsed_s = time.monotonic() - start
     if summary.unreachable:
         print(f"run: error: {summary.unreachable}; stopped (re-run the same command once the server is up)",

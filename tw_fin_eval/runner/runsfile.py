@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import dumps
@@ -61,32 +62,40 @@ class RunsFile:
         if not self.path.exists():
             return ExistingRun(done, failed, 0, 0)
         try:
-            raws, partial, missing_newline = _complete_lines(self.path)
+            fh = self.path.open("rb")
         except OSError as exc:
             raise _os_error(exc, "read", self.path) from None
-        lines = 0
-        for lineno, raw in enumerate(raws, 1):
-            if not raw.strip():
-                continue
-            lines += 1
-            rec = _parse_line(raw, self.path, lineno)
-            model = rec.get("model")
-            if model != self.model:
-                raise InputError(f"this runs file holds answers of model {model!r}, not {self.model!r}; "
-                                 "use another --out for a different model", path=self.path, line=lineno)
-            turn = rec.get("turn")
-            if isinstance(turn, int) and turn > 0 and rec.get("history", "gold") != self.history:
-                raise InputError(f"this runs file was made with --history {rec.get('history', 'gold')}, "
-                                 f"not {self.history}; use another --out", path=self.path, line=lineno)
-            key = (rec.get("id"), turn)
-            if rec.get("error") is None:
-                # keep only what resume needs (a long run's file can be large)
-                done[key] = {"messages_sha256": rec.get("messages_sha256"),
-                             "response": rec.get("response") if turn is not None else None}
-                failed.discard(key)
-            elif key not in done:
-                failed.add(key)
+        partial, missing_newline, lines = 0, False, 0
+        with fh:  # line by line: a file of many large replies is never held whole
+            for lineno, raw in enumerate(_lines(fh, self.path), 1):
+                if not raw.endswith(b"\n"):  # the last line, killed while being written
+                    if not _complete_record(raw):
+                        partial = len(raw)
+                        break
+                    missing_newline = True  # killed just before the newline: the answer itself is whole
+                if not raw.strip():
+                    continue
+                lines += 1
+                self._take(_parse_line(raw, self.path, lineno), lineno, done, failed)
         return ExistingRun(done, failed, lines, partial, missing_newline)
+
+    def _take(self, rec: dict, lineno: int, done: dict[Key, dict], failed: set[Key]) -> None:
+        model = rec.get("model")
+        if model != self.model:
+            raise InputError(f"this runs file holds answers of model {model!r}, not {self.model!r}; "
+                             "use another --out for a different model", path=self.path, line=lineno)
+        turn = rec.get("turn")
+        if isinstance(turn, int) and turn > 0 and rec.get("history", "gold") != self.history:
+            raise InputError(f"this runs file was made with --history {rec.get('history', 'gold')}, "
+                             f"not {self.history}; use another --out", path=self.path, line=lineno)
+        key = (rec.get("id"), turn)
+        if rec.get("error") is None:
+            # keep only what resume needs (a long run's file can be large)
+            done[key] = {"messages_sha256": rec.get("messages_sha256"),
+                         "response": rec.get("response") if turn is not None else None}
+            failed.discard(key)
+        elif key not in done:
+            failed.add(key)
 
     def open(self) -> None:
         """Open for appending and take the lock. An OSError (a folder in the way, no permission, a
@@ -152,7 +161,20 @@ class RunsFile:
         if self._fd is not None and self._dirty:
             self._dirty = False
             os.fsync(self._fd)
+            self._check_still_there()
         self._last_sync = time.monotonic()
+
+    def _check_still_there(self) -> None:
+        """Lines appended to a file that was deleted or replaced under us would vanish at exit: stop."""
+        assert self._fd is not None
+        try:
+            here = os.stat(self.path)
+        except FileNotFoundError:
+            here = None
+        mine = os.fstat(self._fd)
+        if here is None or (here.st_dev, here.st_ino) != (mine.st_dev, mine.st_ino):
+            self._write_error = OSError(f"{self.path} was deleted or replaced while the run was writing it")
+            raise self._write_error
 
     def close(self) -> None:
         if self._fd is not None:
@@ -160,9 +182,14 @@ class RunsFile:
                 self.sync()
             except OSError:
                 pass  # what was written is in the kernel's hands; the loop already reported errors
-            empty = self._created and os.fstat(self._fd).st_size == 0
-            if empty:  # a run that sent nothing leaves no file behind
-                self.path.unlink(missing_ok=True)
+            mine = os.fstat(self._fd)
+            if self._created and mine.st_size == 0:  # a run that sent nothing leaves no file behind
+                try:
+                    here = os.stat(self.path)
+                    if (here.st_dev, here.st_ino) == (mine.st_dev, mine.st_ino):  # (never another's file)
+                        self.path.unlink()
+                except OSError:
+                    pass
             os.close(self._fd)  # releases the flock
             self._fd = None
 
@@ -203,37 +230,11 @@ def _os_error(exc: OSError, action: str, path: Path) -> InputError:
     return InputError(f"cannot {action} the runs file (--out): {exc.strerror or exc}", path=path)
 
 
-def _complete_lines(path: Path) -> tuple[Iterator[bytes], int, bool]:
-    """The file's complete lines, streamed (a 290,000-line runs file is never read into memory whole), the
-    size of a partial last line, and whether that last line is a whole record missing only its newline."""
-    with path.open("rb") as fh:
-        size = fh.seek(0, os.SEEK_END)
-        cut, block = size, 1 << 16
-        while cut > 0:  # find the last newline, reading backwards
-            start = max(0, cut - block)
-            fh.seek(start)
-            i = fh.read(cut - start).rfind(b"\n")
-            if i >= 0:
-                cut = start + i + 1
-                break
-            cut = start
-        fh.seek(cut)
-        tail = fh.read()
-    partial, missing_newline, extra = size - cut, False, None
-    if partial and _complete_record(tail):
-        extra, partial, missing_newline = tail, 0, True  # killed just before the newline: the answer is whole
-
-    def lines() -> Iterator[bytes]:
-        with path.open("rb") as fh:
-            pos = 0
-            while pos < cut:
-                raw = fh.readline()
-                pos += len(raw)
-                yield raw.rstrip(b"\n")
-        if extra is not None:
-            yield extra
-
-    return lines(), partial, missing_newline
+def _lines(fh: Any, path: Path) -> Iterator[bytes]:
+    try:
+        yield from fh
+    except OSError as exc:
+        raise _os_error(exc, "read", path) from None
 
 
 def _complete_record(raw: bytes) -> bool:
