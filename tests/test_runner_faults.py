@@ -125,7 +125,7 @@ def test_an_unexpected_exception_on_one_item_leaves_the_others_complete(tmp_path
 
 # ------------------------------------------------------------------------------------------------
 # 4. the circuit breaker
-@pytest.mark.parametrize("fault,label", [("503", "HTTP 503"), ("429", "HTTP 429"), ("hang", "timeout"),
+@pytest.mark.parametrize("fault,label", [("503", "HTTP 5xx"), ("429", "HTTP 429"), ("hang", "timeout"),
                                          ("drop", "connection failure")])
 def test_a_server_failing_everything_trips_the_breaker_and_resume_continues(tmp_path, capsys, fault, label):
     data = items(tmp_path, 40)
@@ -146,6 +146,15 @@ def test_a_server_failing_everything_trips_the_breaker_and_resume_continues(tmp_
     assert sorted(r["id"] for r in finished) == [f"q-{i:04d}" for i in range(40)]
 
 
+def test_mixed_5xx_codes_count_as_one_kind(tmp_path):
+    data = items(tmp_path, 30)
+    codes = ["500", "503"]
+    with FakeOpenAIServer(fault_for=lambda body, nth: codes[(len(srv.requests)) % 2], retry_after="0") as srv:
+        summary = run(cfg(srv.url, [data], tmp_path / "o.jsonl", concurrency=2))
+        assert len(srv.requests) <= 12
+    assert summary.breaker and summary.breaker.startswith("HTTP 5xx ×10 in a row")
+
+
 def test_one_item_that_always_fails_does_not_trip_the_breaker(tmp_path):
     data = items(tmp_path, 12)
     with FakeOpenAIServer(fault_for=first_item_gets("500"), retry_after="0") as srv:
@@ -159,7 +168,7 @@ def test_the_breaker_limit_is_settable_and_can_be_turned_off(tmp_path, capsys):
     with FakeOpenAIServer(fault_for=lambda body, nth: "500") as srv:
         rc, stdout, err = cli(capsys, *base_args(srv.url, data, tmp_path / "a.jsonl", "--max-retries", "1",
                                                  "--max-consecutive-failures", "3", "--concurrency", "1"))
-        assert rc == 1 and "HTTP 500 ×3 in a row" in err and len(srv.requests) == 3
+        assert rc == 1 and "HTTP 5xx ×3 in a row" in err and "(last: HTTP 500" in err and len(srv.requests) == 3
         srv.requests.clear()
         rc, stdout, err = cli(capsys, *base_args(srv.url, data, tmp_path / "b.jsonl", "--max-retries", "1",
                                                  "--max-consecutive-failures", "0"))

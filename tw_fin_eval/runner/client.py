@@ -93,9 +93,10 @@ class _Failure(Exception):
 
     @property
     def label(self) -> str:
-        """The failure's kind as people name it (the circuit breaker groups by this)."""
+        """The failure's kind as people name it (the circuit breaker groups by this: all 5xx are one
+        kind, so a proxy answering 502 and 503 by turns still counts as one failing server)."""
         if self.kind == HTTP:
-            return f"HTTP {self.status}"
+            return "HTTP 5xx" if self.status is not None and 500 <= self.status < 600 else f"HTTP {self.status}"
         return {TIMEOUT: "timeout", CONNECTION: "connection failure", BAD_RESPONSE: "unusable reply",
                 TOO_LARGE: "reply too large"}.get(self.kind, self.kind)
 
