@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import AtomicFiles, dumps
 from tw_fin_eval.scoring import extract, gold, results_doc, tasks
 from tw_fin_eval.scoring.engine import STALE, Outcome
@@ -371,8 +372,9 @@ class DetailsSpool:
         try:
             from tw_fin_eval.zhcheck.rules import check_zh
 
+            check_zh("測試")  # loads opencc and the glossary now: without them purity is not measured
             self._check = check_zh
-        except ImportError:  # the scorer needs no third-party package; purity is then not measured
+        except (ImportError, InputError, OSError):  # the scorer itself needs neither
             pass
         self.purity_counts: dict[str, Counter] = defaultdict(Counter)
         self._pending: list[tuple[str, str]] = []
