@@ -38,7 +38,7 @@ COLUMNS = [
     "rule_decided", "rule_accuracy", "keyword_decided", "keyword_accuracy", "judge_decided", "judge_accuracy",
     "pending", "missing", "error", "not_run", "other_outcomes", "bare_numeral_decided", "cross_format",
     "mean_step_recall", "pass_rate", "mean_score", "conversations", "conversation_accuracy",
-]
+] + [c.name for c in tasks.declared_columns()]  # columns the scorers declare (step precision / F1 …)
 DIMENSIONS = ["dataset", "task_type", "category", "subcategory", "difficulty"]
 _KNOWN = {tasks.SCORED, tasks.PENDING, tasks.MISSING, tasks.ERROR, tasks.NOT_RUN, STALE}
 
@@ -134,7 +134,17 @@ def summarize(items: Sequence[tasks.ItemResult]) -> dict[str, Any]:
         "mean_score": _ratio(score_sum, score_n),
         "conversations": len(complete) if convs else None,
         "conversation_accuracy": _ratio(sum(1 for cid in complete if convs[cid]), len(complete)) if convs else None,
+        **_declared(items),
     }
+
+
+def _declared(items: Sequence[tasks.ItemResult]) -> dict[str, float | None]:
+    """The scorer-declared columns: the mean of each declared item attribute over the run items that have it."""
+    out: dict[str, float | None] = {}
+    for col in tasks.declared_columns():
+        vals = [v for it in items if it.status != tasks.NOT_RUN and (v := getattr(it, col.field, None)) is not None]
+        out[col.name] = _ratio(sum(vals), len(vals))
+    return out
 
 
 def summary_rows(items: Sequence[tasks.ItemResult]) -> list[dict[str, Any]]:
@@ -171,7 +181,7 @@ def csv_text(rows: Sequence[dict[str, Any]]) -> str:
 
 
 _PCT = {"accuracy", "strict_accuracy", "flexible_accuracy", "upstream_accuracy", "rule_accuracy", "keyword_accuracy", "judge_accuracy", "mean_step_recall",
-        "pass_rate", "conversation_accuracy"}
+        "pass_rate", "conversation_accuracy"} | {c.name for c in tasks.declared_columns()}
 
 
 def md_table(rows: Sequence[dict[str, Any]], cols: Sequence[str], headers: Sequence[str] | None = None) -> str:
@@ -271,7 +281,7 @@ def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs:
     rows = [r for r in rows if r["dimension"] == "all" or r["run"] > 0]  # partial runs: only what was run
     main_cols = ["group", "items", "run", "decided", "accuracy", "strict_accuracy", "rule_accuracy",
                  "judge_accuracy", "pending", "missing", "error", "not_run", "bare_numeral_decided",
-                 "mean_step_recall", "conversation_accuracy"]
+                 "mean_step_recall", *(c.name for c in tasks.declared_columns()), "conversation_accuracy"]
     parts = ["# tw_fin_eval_basic scoring report", ""]
     parts.append(f"- data: {', '.join(map(str, inputs.get('data', [])))}")
     parts.append(f"- runs: {', '.join(map(str, inputs.get('runs', [])))} (model: {', '.join(iss.run_models) or '?'})")

@@ -106,8 +106,18 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+@dataclass(frozen=True)
+class ReportColumn:
+    """A summary column a scorer declares (as Inspect AI declares metrics on a scorer): the mean of the item
+    attribute `field` over the run items that have it. The report adds every declared column."""
+
+    name: str
+    field: str
+
+
 class TaskScorer:
     task_type = ""
+    report_columns: tuple[ReportColumn, ...] = ()
 
     def validate(self, record: dict[str, Any]) -> None:
         pass
@@ -299,6 +309,7 @@ def _norm_label(text: str) -> str:
 
 class FinChainScorer(TaskScorer):
     task_type = "numeric_cot"
+    report_columns = (ReportColumn("mean_step_precision", "step_precision"), ReportColumn("mean_step_f1", "step_f1"))
 
     def __init__(self) -> None:
         self.labels: dict[str, set[str]] = {}
@@ -460,6 +471,15 @@ register(JudgedScorer("short_answer", [("question", "a question"), ("reference_a
 register(JudgedScorer("case_study", [("question", "a question"), ("reference_answer", "a reference_answer")]))
 register(JudgedScorer("open_rubric_agent", [("question", "a question"), ("rubric", "a rubric list")]))
 register(JudgedScorer("open_judge"))
+
+
+def declared_columns() -> list[ReportColumn]:
+    """Every summary column the registered scorers declare, once, in registration order."""
+    seen: dict[str, ReportColumn] = {}
+    for scorer in SCORERS.values():
+        for col in scorer.report_columns:
+            seen.setdefault(col.name, col)
+    return list(seen.values())
 
 
 def scorer_for(task_type: str) -> TaskScorer | None:
