@@ -40,15 +40,17 @@ from typing import Any
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.scoring import judge
 from tw_fin_eval.scoring.extract import strip_think
-from tw_fin_eval.sources.finsearchcomp import reference_of
+from tw_fin_eval.sources.finsearchcomp import (  # the data knowledge lives there
+    DATASET,
+    SLOT_RE,
+    reference_of,
+)
 
 PROTOCOL = "finsearchcomp"
 TASK_TYPE = "open_judge"
-DATASET = "FinSearchComp"
 NO_GROUND_TRUTH = "no_ground_truth"
 
-SLOTS = ("prompt", "response_reference", "ground_truth", "response")
-_SLOT_RE = re.compile(r"\{(" + "|".join(SLOTS) + r")\}")
+_SLOT_RE = SLOT_RE
 _THINK = re.compile(r"</?think>", re.IGNORECASE)
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "「": '"', "」": '"', "『": '"', "』": '"',
                          "‘": "'", "’": "'", "＂": '"'})

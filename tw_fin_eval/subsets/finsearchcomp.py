@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tw_fin_eval.sources import finsearchcomp as adapter
 from tw_fin_eval.subsets.spec import ORIGINAL, SubsetSpec
 
 NAME = "finsearchcomp"
@@ -39,8 +40,6 @@ def features() -> dict[str, Any]:
 
 def produce(sources: Path) -> list[dict[str, Any]] | None:
     """The upstream rows as records; None (skipped) when the source folder is absent."""
-    from tw_fin_eval.sources import finsearchcomp as adapter
-
     if not (sources / adapter.FOLDER).is_dir():
         return None
     return adapter.build_records(sources)
@@ -48,7 +47,7 @@ def produce(sources: Path) -> list[dict[str, Any]] | None:
 
 SPEC = SubsetSpec(
     name=NAME,
-    dataset="FinSearchComp",
+    dataset=adapter.DATASET,
     data_file="finsearchcomp.jsonl",
     description="FinSearchComp (ByteDance Seed, CC BY 4.0): financial search questions judged by their own judge prompts. "
                 "Supported for running and scoring; not part of the zh-TW release.",
