@@ -43,6 +43,7 @@ from tw_fin_eval.scoring.extract import strip_think
 from tw_fin_eval.sources.finsearchcomp import (  # the data knowledge lives there
     DATASET,
     SLOT_RE,
+    SLOTS,  # noqa: F401  (re-exported: the judge's slot names)
     reference_of,
 )
 
