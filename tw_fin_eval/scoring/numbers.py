@@ -92,7 +92,7 @@ class Num:
         return self.unit in BPS_UNITS
 
 
-_NEEDS_NORMALIZE = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_FULLWIDTH)) + "，]")
+_NEEDS_NORMALIZE = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(_FULLWIDTH)) + "]")
 
 
 _FULLWIDTH_GROUP = re.compile(r"(?<=\d)，(?=\d{3}(?!\d))")
@@ -103,10 +103,10 @@ def normalize(text: str) -> str:
     A full-width comma becomes a thousands separator only between digit groups (「１，０２６」), never
     between clauses (「94，2015」)."""
     # str.translate walks every character through a dict; most texts need nothing, and the search is C-fast.
-    if not _NEEDS_NORMALIZE.search(text):
-        return text
-    out = text.translate(_FULLWIDTH)
-    return _FULLWIDTH_GROUP.sub(",", out) if "，" in out else out
+    out = text.translate(_FULLWIDTH) if _NEEDS_NORMALIZE.search(text) else text
+    if "，" in out and _FULLWIDTH_GROUP.search(out):  # most Chinese text has clause commas only
+        out = _FULLWIDTH_GROUP.sub(",", out)
+    return out
 
 
 @functools.lru_cache(maxsize=256)
