@@ -267,3 +267,34 @@ def test_docs_counts_match_the_verdict_files(finqa_items, conv_items):
     block = doc.split("<!-- counts:begin -->\n", 1)[1].split("<!-- counts:end -->", 1)[0]
     assert block == counts_markdown(covs), (
         "docs/VERIFICATION.md counts are stale: paste `python -m tw_fin_eval verify-check --all --markdown`")
+
+
+def test_card_gold_lines_count_statuses_and_reasons():
+    from tw_fin_eval.subsets.spec import gold_status_lines
+
+    units = [{"gold_status": "verified"}, {"gold_status": "verified"},
+             {"gold_status": "fixed", "gold_reason": "swapped_years"},
+             {"gold_status": "unanswerable", "gold_reason": "other"}, {}]
+    lines = gold_status_lines(units)
+    assert "verified 2、fixed 1、unanswerable 1、not read 1" in lines[0]
+    assert lines[1].endswith("swapped_years 1") and lines[2].endswith("other 1") and len(lines) == 3
+    assert len(gold_status_lines([{"gold_status": "verified"}])) == 1  # no reason lines without fixes
+
+
+def test_card_gold_counts_equal_the_verdict_files(finqa_items, conv_items):
+    """The dataset card's verification lines (measured from the built records) say what the verdict files say."""
+    from tw_fin_eval import paths
+    from tw_fin_eval.subsets import get_spec
+
+    for subset, items, data_file in (("finqa", finqa_items, "finqa_tw_test.jsonl"),
+                                     ("convfinqa", conv_items, "convfinqa_tw_dev.jsonl")):
+        path = paths.DATA_DIR / data_file
+        if not path.is_file():
+            pytest.skip(f"data/{data_file} not built")
+        records = [json.loads(line) for line in path.open(encoding="utf-8")]
+        cov = coverage(subset, items, load_verdicts(subset, items, VERIFICATION_DIR))
+        card = "\n".join(get_spec(subset).card.details(records))
+        expected = "、".join(f"{s} {cov.status[s]:,}" for s in ("verified", "fixed", "unanswerable") if cov.status[s])
+        assert f"gold verification（docs/VERIFICATION.md）：{expected}" in card
+        for (status, reason), n in cov.reasons.items():
+            assert f"{reason} {n:,}" in card.split(status + " 原因", 1)[1].split("\n", 1)[0]

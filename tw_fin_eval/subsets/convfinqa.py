@@ -14,7 +14,14 @@ from tw_fin_eval.schema import base_record, gold_display
 from tw_fin_eval.sources import amount_scale
 from tw_fin_eval.sources import convfinqa as adapter
 from tw_fin_eval.sources.base import SourceItem
-from tw_fin_eval.subsets.spec import TRANSLATED, CardSpec, OverlaySpec, SubsetSpec, counts_text
+from tw_fin_eval.subsets.spec import (
+    TRANSLATED,
+    CardSpec,
+    OverlaySpec,
+    SubsetSpec,
+    counts_text,
+    gold_status_lines,
+)
 
 NAME = "convfinqa"
 DATASET = "ConvFinQA-TW"
@@ -112,6 +119,7 @@ def card_details(records: list[dict[str, Any]]) -> list[str]:
         f"對話 conversations：{len(records):,}，輪數 turns：{turns:,}",
         f"對話型態 subcategory：{counts_text(Counter(r.get('subcategory') for r in records))}",
         f"是非題輪數 yes/no turns：{yes_no:,}",
+        *gold_status_lines([t for r in records for t in r.get("turns") or []]),
     ]
 
 

@@ -13,7 +13,14 @@ from tw_fin_eval.schema import base_record, gold_display
 from tw_fin_eval.sources import amount_scale
 from tw_fin_eval.sources import finqa as adapter
 from tw_fin_eval.sources.base import SourceItem
-from tw_fin_eval.subsets.spec import TRANSLATED, CardSpec, OverlaySpec, SubsetSpec, counts_text
+from tw_fin_eval.subsets.spec import (
+    TRANSLATED,
+    CardSpec,
+    OverlaySpec,
+    SubsetSpec,
+    counts_text,
+    gold_status_lines,
+)
 
 NAME = "finqa"
 DATASET = "FinQA-TW"
@@ -82,6 +89,7 @@ def card_details(records: list[dict[str, Any]]) -> list[str]:
         f"證據設定 evidence setting：{counts_text(Counter((r.get('context') or {}).get('setting') for r in records))}",
         f"計算類型 subcategory：{counts_text(Counter(r.get('subcategory') for r in records))}",
         f"是非題 yes/no items（answer_value = null）：{yes_no:,}",
+        *gold_status_lines(records),
     ]
 
 

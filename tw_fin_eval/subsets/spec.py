@@ -107,6 +107,20 @@ class SubsetSpec:
         return record
 
 
+def gold_status_lines(units: list[dict[str, Any]]) -> list[str]:
+    """The card's gold-verification lines, measured from the units' `gold_status` / `gold_reason` (a FinQA record
+    or a ConvFinQA turn each): counts per status, then the reasons of the fixed and unanswerable ones."""
+    from tw_fin_eval.verification.verdicts import REASONS, STATUSES  # lazy: verification imports the registry
+
+    status = Counter(u.get("gold_status") or "not read" for u in units)
+    lines = [f"金標答案查核 gold verification（docs/VERIFICATION.md）：{counts_text(status, [*STATUSES, 'not read'])}"]
+    for st, label in (("fixed", "已更正 fixed"), ("unanswerable", "無法作答 unanswerable")):
+        reasons = Counter(u.get("gold_reason") for u in units if u.get("gold_status") == st)
+        if reasons:
+            lines.append(f"{label} 原因 reasons：{counts_text(reasons, [r for r in REASONS if reasons.get(r)])}")
+    return lines
+
+
 def counts_text(counter: Counter, order: list[str] | None = None) -> str:
     """「a 3、b 2」 for the card's measured lines (most common first, or in `order`)."""
     keys = order or [k for k, _ in counter.most_common()]
