@@ -230,18 +230,27 @@ def test_ctrl_c_while_judging_exits_130_fast_and_writes_nothing(tmp_path, data_f
     out = tmp_path / "rep"
     with server_mod.FakeOpenAIServer(lambda body: '{"correct": true}', latency=30.0) as srv:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        proc = subprocess.Popen(
-            [sys.executable, str(REPO / "tools" / "score.py"), "--data", str(data_file), "--runs", str(runs),
-             "--out", str(out), "--judge-base-url", srv.url, "--judge-model", "j", "--quiet"],
-            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # output to files, not pipes: a pipe's EOF also waits for any other process that inherited its end
+        # (in the full suite a stray fork elsewhere kept communicate() waiting after the scorer had exited)
+        err_path = tmp_path / "stderr.txt"
+        with open(tmp_path / "stdout.txt", "wb") as o, open(err_path, "wb") as e:
+            proc = subprocess.Popen(
+                [sys.executable, str(REPO / "tools" / "score.py"), "--data", str(data_file), "--runs", str(runs),
+                 "--out", str(out), "--judge-base-url", srv.url, "--judge-model", "j", "--quiet"],
+                cwd=tmp_path, env=env, stdout=o, stderr=e)
         deadline = time.monotonic() + 20
         while not srv.requests and time.monotonic() < deadline:  # wait until the judge is being asked
             time.sleep(0.05)
         assert srv.requests, "the judge was never called"
         start = time.monotonic()
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=20)
+        try:
+            proc.wait(timeout=20)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
         assert time.monotonic() - start < 10
+    err = err_path.read_text(encoding="utf-8")
     assert proc.returncode == 130, err
     assert "interrupted" in err
     assert not out.exists() or not any(out.iterdir())
