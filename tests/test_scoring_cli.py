@@ -221,6 +221,15 @@ def test_null_response_without_error_is_an_empty_answer_and_history_is_reported(
     assert "ConvFinQA history: gold (6 turns)" in (out / "report.md").read_text(encoding="utf-8")
 
 
+def _shell_like_signals() -> None:
+    """In the child: SIGINT handled and unblocked, as when a user starts score from a shell. A child inherits
+    the pytest process's signal disposition and mask; in the full suite the scorer ignored Ctrl-C this way."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
+
 def test_ctrl_c_while_judging_exits_130_fast_and_writes_nothing(tmp_path, data_file):
     import signal
     import time
@@ -237,7 +246,7 @@ def test_ctrl_c_while_judging_exits_130_fast_and_writes_nothing(tmp_path, data_f
             proc = subprocess.Popen(
                 [sys.executable, str(REPO / "tools" / "score.py"), "--data", str(data_file), "--runs", str(runs),
                  "--out", str(out), "--judge-base-url", srv.url, "--judge-model", "j", "--quiet"],
-                cwd=tmp_path, env=env, stdout=o, stderr=e)
+                cwd=tmp_path, env=env, stdout=o, stderr=e, preexec_fn=_shell_like_signals)
         deadline = time.monotonic() + 20
         while not srv.requests and time.monotonic() < deadline:  # wait until the judge is being asked
             time.sleep(0.05)
