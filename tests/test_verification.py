@@ -22,6 +22,10 @@ REPO = Path(__file__).resolve().parent.parent
 FIX6 = {"id": "finqa_tw-test-0006", "turn": None, "status": "fixed", "reason": "wrong_operand",
         "note": "fiscal 2006 vs 2005 is 100690000 vs 92710000", "reader": "t",
         "program": "subtract(100690000, 92710000), divide(#0, 92710000)", "answer_value": 0.08607}
+# finqa_tw-test-0629 asks "are the 2018 environmental reserves greater than asbestos-related claim reserves?"
+# and its upstream gold is the number 471: fixed to yes/no
+FIX629 = {"id": "finqa_tw-test-0629", "turn": None, "status": "fixed", "reason": "other", "note": "yes/no question",
+          "reader": "t", "program": "greater(291, 180)", "answer_text": "yes"}
 OK1 = {"id": "finqa_tw-test-0001", "turn": None, "status": "verified", "reason": None, "note": "", "reader": "t"}
 
 
@@ -126,13 +130,17 @@ def test_valid_verdicts_load_and_count(tmp_path, finqa_items, conv_items):
     ({**OK1, "note": "a\nb"}, "one-line"),
     ({**FIX6, "reason": "typo"}, "needs a reason"),
     ({**FIX6, "note": ""}, "needs a note"),
-    ({k: v for k, v in FIX6.items() if k != "answer_value"}, "needs the corrected answer_value"),
+    ({k: v for k, v in FIX6.items() if k != "answer_value"}, "needs exactly one of answer_value"),
     ({k: v for k, v in FIX6.items() if k != "program"}, "needs the corrected program"),
     ({**FIX6, "answer_value": 0.5}, "gives 0.08607, not answer_value 0.5"),
     ({**FIX6, "program": "subtract(92710000, 86842000), divide(#0, 86842000)", "answer_value": 0.06757},
      "equals the upstream gold"),
     ({**FIX6, "program": "divide(1, #4)"}, "does not run"),
     ({**FIX6, "answer": "50%"}, "does not state"),
+    ({**FIX6, "answer_text": "yes"}, "exactly one of answer_value"),
+    ({**FIX629, "answer_text": "maybe"}, "must be \"yes\" or \"no\""),
+    ({**FIX629, "answer_text": "no"}, "gives yes, not answer_text 'no'"),
+    ({**FIX629, "program": "add(291, 180)"}, "gives 471, not answer_text"),
     ({**OK1, "answer_value": 3}, "only a fixed unit"),
     ({**FIX6, "second_read": {"reader": "t", "status": "fixed", "agree": True}}, "another reader"),
     ({**FIX6, "second_read": {"reader": "u", "status": "fixed", "agree": "yes"}}, "agree must be"),
@@ -173,15 +181,16 @@ def _overlay_lines(subset: str, ids: set[str]) -> list[dict]:
 
 def test_build_writes_gold_status_and_corrected_gold(tmp_path, sources_root, finqa_items, conv_items):
     tr, ver, out = tmp_path / "tr", tmp_path / "ver", tmp_path / "data"
-    write(tr, "finqa", "a.jsonl", _overlay_lines("finqa", {finqa_items[i].source_id for i in (0, 5, 6)}))
+    write(tr, "finqa", "a.jsonl", _overlay_lines("finqa", {finqa_items[i].source_id for i in (0, 5, 6, 628)}))
     write(tr, "convfinqa", "a.jsonl", _overlay_lines("convfinqa", {conv_items[0].source_id}))
     write(ver, "finqa", "0001-0010.jsonl", [OK1, FIX6])
+    write(ver, "finqa", "0629.jsonl", [FIX629])
     # turn 1 "and what was it in 2005?": pretend the reader corrected it to the 2006 cell
     conv_fix = {"id": "convfinqa_tw-dev-0001", "turn": 1, "status": "fixed", "reason": "wrong_operand",
                 "note": "test", "reader": "t", "program": "37.84", "answer_value": 37.84}
     write(ver, "convfinqa", "0001-0001.jsonl", [conv_fix])
     res = run_build(sources_root, tr, out, subsets=["finqa", "convfinqa"], verification=ver)
-    assert res[0].extra["gold"] == "2/1,147 units read (verified 1, fixed 1)"
+    assert res[0].extra["gold"] == "3/1,147 units read (verified 1, fixed 2)"
     recs = {r["id"]: r for r in read_jsonl(out / "finqa_tw_test.jsonl")}
     one, six, seven = recs["finqa_tw-test-0001"], recs["finqa_tw-test-0006"], recs["finqa_tw-test-0007"]
     assert one["gold_status"] == "verified" and one["gold_reason"] is None
@@ -191,6 +200,14 @@ def test_build_writes_gold_status_and_corrected_gold(tmp_path, sources_root, fin
     assert six["original_en"]["answer_value"] == 0.06757
     assert six["original_en"]["program"] == "subtract(92710000, 86842000), divide(#0, 86842000)"
     assert seven["gold_status"] is None
+    # a numeric upstream gold on a yes/no question: now yes/no, and the prompt asks it as one
+    yn = recs["finqa_tw-test-0629"]
+    assert (yn["answer_value"], yn["answer_text"], yn["answer"]) == (None, "yes", "yes")
+    assert yn["original_en"]["answer_value"] == 471.0 and yn["subcategory"] == "比較判斷"
+    from tw_fin_eval.prompts import SYSTEM_YES_NO_HINT
+
+    assert yn["messages"][0]["content"].endswith(SYSTEM_YES_NO_HINT)
+    assert not six["messages"][0]["content"].endswith(SYSTEM_YES_NO_HINT)
     conv = read_jsonl(out / "convfinqa_tw_dev.jsonl")[0]
     t0, t1 = conv["turns"][0], conv["turns"][1]
     assert t0["gold_status"] is None and t0["original_answer_value"] == t0["answer_value"] == 60.94

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tw_fin_eval import prompts
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.records import program_kind, record_id
@@ -182,20 +183,24 @@ def parse_verdict(obj: dict[str, Any], path: Path, line: int,
             result = execute(program, unit.table)
         except ProgramError as exc:
             raise fail(f"the corrected program does not run: {exc}", "program") from None
-        if unit.answer_text is not None:  # a yes/no unit stays yes/no
+        # the corrected gold is a number (answer_value) or yes/no (answer_text): a numeric upstream gold on a
+        # yes/no question ("are the reserves greater …?" → 471) is fixed to yes/no and the reverse
+        if (value is None) == (text is None):
+            raise fail("a fixed unit needs exactly one of answer_value (a number) or answer_text (\"yes\"/\"no\")",
+                       "answer_value")
+        if text is not None:
             if text not in ("yes", "no"):
-                raise fail("a fixed yes/no unit needs answer_text \"yes\" or \"no\"", "answer_text")
-            if value is not None:
-                raise fail("a yes/no unit has no answer_value", "answer_value")
+                raise fail("answer_text must be \"yes\" or \"no\"", "answer_text")
             if result != text:
-                raise fail(f"the corrected program gives {result!r}, not answer_text {text!r}", "program")
-            if text == unit.answer_text and program == unit.program:
-                raise fail("fixed, but the answer and program equal the upstream gold (use verified)", "answer_text")
+                shown = result if isinstance(result, str) else display_number(result)
+                raise fail(f"the corrected program gives {shown}, not answer_text {text!r}", "program")
+            if text == unit.answer_text:
+                raise fail("fixed, but answer_text equals the upstream gold (use verified)", "answer_text")
+            if answer is not None:
+                raise fail("a yes/no fix has no separate answer string", "answer")
         else:
             if not _is_number(value):
-                raise fail("a fixed unit needs the corrected answer_value (a number)", "answer_value")
-            if text is not None:
-                raise fail("a numeric unit has no answer_text", "answer_text")
+                raise fail("answer_value must be a number", "answer_value")
             if isinstance(result, str) or not same_value(result, float(value)):
                 shown = result if isinstance(result, str) else display_number(result)
                 raise fail(f"the corrected program gives {shown}, not answer_value {value}", "answer_value")
@@ -303,10 +308,15 @@ def _fix_finqa(rec: dict[str, Any], v: Verdict | None) -> None:
     rec["gold_status"] = v.status if v else None
     rec["gold_reason"] = v.reason if v else None
     if v and v.status == "fixed":
+        yes_no_changed = (v.answer_text is None) != (rec["answer_text"] is None)
         rec["answer_value"], rec["answer_text"] = v.answer_value, v.answer_text
         rec["answer"] = _corrected_answer(v, [rec["question"], rec["original_en"]["question"]])
         rec["program"] = v.program
         rec["subcategory"] = program_kind(v.program or "")
+        if yes_no_changed:  # the prompt asks a yes/no question differently (prompts.numeric_messages)
+            ctx = rec["context"]
+            rec["messages"] = prompts.numeric_messages(rec["question"], ctx["table"], ctx["evidence"],
+                                                       yes_no=v.answer_text is not None)
 
 
 def _fix_turn(turn: dict[str, Any], v: Verdict | None) -> None:
