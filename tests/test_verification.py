@@ -203,7 +203,12 @@ def test_build_writes_gold_status_and_corrected_gold(tmp_path, sources_root, fin
     # a numeric upstream gold on a yes/no question: now yes/no, and the prompt asks it as one
     yn = recs["finqa_tw-test-0629"]
     assert (yn["answer_value"], yn["answer_text"], yn["answer"]) == (None, "yes", "yes")
-    assert yn["original_en"]["answer_value"] == 471.0 and yn["subcategory"] == "比較判斷"
+    assert yn["original_en"]["answer_value"] == 471.0 and yn["original_en"]["answer_text"] is None
+    assert yn["subcategory"] == "比較判斷"
+    from tw_fin_eval.scoring.gold import upstream_view
+
+    up = upstream_view(yn, None)  # the upstream gold scored as it was: a number, not yes/no
+    assert (up["answer_value"], up["answer_text"]) == (471.0, None)
     from tw_fin_eval.prompts import SYSTEM_YES_NO_HINT
 
     assert yn["messages"][0]["content"].endswith(SYSTEM_YES_NO_HINT)
@@ -213,6 +218,7 @@ def test_build_writes_gold_status_and_corrected_gold(tmp_path, sources_root, fin
     assert t0["gold_status"] is None and t0["original_answer_value"] == t0["answer_value"] == 60.94
     assert t1["gold_status"] == "fixed" and t1["answer_value"] == 37.84 and t1["answer"] == "37.84"
     assert (t1["original_answer_value"], t1["original_program"], t1["original_answer"]) == (25.14, "25.14", "25.14")
+    assert t1["original_answer_text"] is None
     # the gold history of later turns shows the corrected answer
     from tw_fin_eval.runner.requests import load_tasks
 

@@ -49,6 +49,7 @@ def upstream_view(record: dict[str, Any], turn: int | None) -> dict[str, Any] | 
             return None
         view = dict(record)
         view["answer_value"] = orig["answer_value"]
+        view["answer_text"] = orig.get("answer_text", record.get("answer_text"))  # a fix may change the type
         view["program"] = orig.get("program", record.get("program"))
         view["answer"] = orig.get("answer", record.get("answer"))
         return view
@@ -56,6 +57,7 @@ def upstream_view(record: dict[str, Any], turn: int | None) -> dict[str, Any] | 
     if "original_answer_value" not in t:
         return None
     new_turn = dict(t, answer_value=t["original_answer_value"], program=t.get("original_program", t.get("program")),
+                    answer_text=t.get("original_answer_text", t.get("answer_text")),
                     answer=t.get("original_answer", t.get("answer")))
     turns = list(record["turns"])
     turns[turn] = new_turn

@@ -47,7 +47,7 @@ def features() -> dict[str, Any]:
         # the gold's unit as a power of ten (6: millions), from where the operands stand; null when unknown
         "answer_scale": Value("int64"),
         "original_en": {"question": STR, "table": TABLE, "evidence": EN_EVIDENCE, "answer": STR,
-                        "answer_value": F64, "program": STR},
+                        "answer_value": F64, "answer_text": STR, "program": STR},
     }
 
 

@@ -304,6 +304,7 @@ def _corrected_answer(v: Verdict, questions: list[str]) -> str:
 
 def _fix_finqa(rec: dict[str, Any], v: Verdict | None) -> None:
     rec["original_en"]["answer_value"] = rec["answer_value"]
+    rec["original_en"]["answer_text"] = rec["answer_text"]  # a fix may turn a numeric gold into yes/no
     rec["original_en"]["program"] = rec["program"]
     rec["gold_status"] = v.status if v else None
     rec["gold_reason"] = v.reason if v else None
@@ -321,6 +322,7 @@ def _fix_finqa(rec: dict[str, Any], v: Verdict | None) -> None:
 
 def _fix_turn(turn: dict[str, Any], v: Verdict | None) -> None:
     turn["original_answer_value"] = turn["answer_value"]
+    turn["original_answer_text"] = turn["answer_text"]
     turn["original_program"] = turn["program"]
     turn["original_answer"] = turn["answer"]
     turn["gold_status"] = v.status if v else None
