@@ -38,6 +38,8 @@ COMMANDS: dict[str, Command] = {
                             "print the folder of the lm-evaluation-harness tasks (for lm_eval --include_path)"),
     "lm-eval-runs": Command("tw_fin_eval.integrations.lm_eval.runs_cli",
                             "turn lm-eval's logged samples into a runs file for `score`"),
+    "verify-second": Command("tw_fin_eval.verification.second_cli",
+                             "compare blind second reads with the first reads; fold them in with --write"),
     "convert-finllm450": Command("tw_fin_eval.sources.finllm450", "convert the FinLLM 450 Excel workbook to data/finllm450.jsonl"),
 }
 
