@@ -136,3 +136,45 @@ def test_release_metrics_load_in_a_venv_with_only_evaluate(tmp_path):
     for name in CASES:
         assert got[name] == expected[name], name
     assert got["rubric_judge"]["pending"] == 1 and got["rubric_judge"]["judge"] == "none"
+
+
+@pytest.mark.skipif(not (DATA_DIR / CONFIGS["finqa"].data_file).is_file(), reason="data/ not built")
+def test_card_commands_work_from_the_release_folder(tmp_path):
+    """The card's commands, run in the release folder as a user would: FinChain generate.py with a Python
+    that has no tw_fin_eval, run.py and score.py straight from the parquet; the card has a BibTeX entry for
+    this dataset, a changelog line and the baseline-results block the compare tool fills."""
+    import re
+
+    from tw_fin_eval.release.writer import write_release
+    from tw_fin_eval.testing import FakeOpenAIServer
+
+    data = tmp_path / "data"
+    data.mkdir()
+    shutil.copy2(DATA_DIR / CONFIGS["finqa"].data_file, data / CONFIGS["finqa"].data_file)
+    release = tmp_path / "hf_release"
+    write_release(data, release, configs=[CONFIGS["finqa"]], repo_root=REPO_ROOT, log=lambda *_: None)
+    card = (release / "README.md").read_text(encoding="utf-8")
+    assert "@misc{apmic2026twfinevalbasic" in card and "## 版本紀錄 Changelog" in card
+    assert "<!-- baseline-results:start -->" in card and "<!-- baseline-results:end -->" in card
+    assert "to_json" not in card  # no "convert the parquet to JSONL first" step
+
+    (gen,) = re.findall(r"`(python finchain_tw_templates/generate\.py [^`]+)`", card)
+    gen = gen.replace("--seeds 10", "--seeds 1").replace("finchain_new.jsonl", str(tmp_path / "fc.jsonl"))
+    venv = _fresh_venv()
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "PYTHONHOME"}}
+    proc = subprocess.run([str(venv / "bin" / "python"), *gen.split()[1:]], cwd=release, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert sum(1 for _ in (tmp_path / "fc.jsonl").open(encoding="utf-8")) > 100
+
+    (run_cmd,) = re.findall(r"^(python code/tools/run\.py .+)$", card, flags=re.M)
+    (score_cmd,) = re.findall(r"^(python code/tools/score\.py .+)$", card, flags=re.M)
+    with FakeOpenAIServer(lambda body: "答案：1") as srv:
+        cmd = run_cmd.replace("http://localhost:8000/v1", srv.url).split()[1:] + ["--limit", "3", "--quiet"]
+        proc = subprocess.run([sys.executable, *cmd], cwd=release, env=env, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        assert len(srv.requests) == 3
+    proc = subprocess.run([sys.executable, *score_cmd.split()[1:], "--quiet"], cwd=release, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert (release / "reports" / "my_model" / "summary.csv").is_file()

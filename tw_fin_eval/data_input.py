@@ -169,3 +169,55 @@ def _hub_rows(repo_id: str, config: str) -> Iterator[dict[str, Any]]:
         raise InputError(f"cannot load this Hub dataset ({reason}); check the id and config, your network, "
                          "or download the release and give its folder", path=where) from None
     yield from ds
+
+
+def expand_globs(patterns: Sequence[str]) -> list[str]:
+    """Shell-style globs expanded here too (quoted patterns, Windows shells); sorted, unique. A pattern
+    that matches nothing is an error; a name without wildcards is kept as given (a path or a Hub id)."""
+    import glob
+
+    out: list[str] = []
+    for p in patterns:
+        hits = sorted(glob.glob(p)) if any(ch in p for ch in "*?[") else [p]
+        if not hits:
+            raise InputError("no file matches", path=p)
+        out.extend(h for h in hits if h not in out)
+    return out
+
+
+# The fields a sample is spread over, in order: the subcategory (FinChain topic, FinQA calculation type, ConvFinQA
+# single/double, FinanceAgent question type, FinSearchComp region), then difficulty (FinChain), then category
+# (FinSearchComp tier, FinChain domain). Generic record fields: no per-subset branches.
+SAMPLE_KEYS = ("subcategory", "difficulty", "category")
+
+
+def _spread(items: list[int], records: Sequence[dict[str, Any]], keys: Sequence[str], rng: Any) -> list[int]:
+    """The indices `items` reordered so that every prefix is spread as evenly as possible over the values
+    of keys[0] (round-robin over its groups, in a seeded order), recursively within each group."""
+    if not keys:
+        out = list(items)
+        rng.shuffle(out)
+        return out
+    groups: dict[str, list[int]] = {}
+    for i in items:
+        groups.setdefault(str(records[i].get(keys[0])), []).append(i)
+    names = sorted(groups)
+    rng.shuffle(names)
+    queues = [_spread(groups[n], records, keys[1:], rng) for n in names]
+    out: list[int] = []
+    for k in range(max(len(q) for q in queues)):
+        out.extend(q[k] for q in queues if k < len(q))
+    return out
+
+
+def pick(records: Sequence[dict[str, Any]], *, limit: int | None = None, sample: int | None = None,
+         seed: int | None = None) -> list[int]:
+    """Which records of one data file to ask (indices, in file order): `limit` keeps the first N; `sample`
+    takes N spread evenly over SAMPLE_KEYS — the same N for the same seed (default 0) on any machine."""
+    import random
+
+    chosen = list(range(len(records) if limit is None else min(limit, len(records))))
+    if sample is not None and sample < len(chosen):
+        rng = random.Random(f"tw_fin_eval-sample:{0 if seed is None else seed}")
+        chosen = sorted(_spread(chosen, records, SAMPLE_KEYS, rng)[:sample])
+    return chosen

@@ -11,6 +11,7 @@ import json
 import os
 import re
 
+from tw_fin_eval.data_input import expand_globs
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.redact import looks_like_token, token_preview
 from tw_fin_eval.runner.client import DEFAULT_MAX_RESPONSE_BYTES
@@ -43,17 +44,11 @@ tripped the circuit breaker (re-run to retry); 2 bad input (nothing sent) or --o
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = EPILOG
-    parser.add_argument("--data", nargs="+", required=True, metavar="JSONL",
-                        help="tw_fin_eval record files (data/*.jsonl)")
+    add_data_arguments(parser)
     parser.add_argument("--base-url", required=True, help="server base URL, e.g. http://localhost:8000/v1")
     parser.add_argument("--model", required=True, help="model name sent to the server and stored in --out")
     parser.add_argument("--out", required=True, help="runs file to append to (runs/<model>.jsonl)")
-    parser.add_argument("--limit", type=int,
-                        help="only the first N records of each data file (a ConvFinQA conversation is one "
-                             "record with all its turns)")
-    parser.add_argument("--extra", default=None, metavar="JSON",
-                        help='JSON object merged into every request body, e.g. '
-                             '\'{"chat_template_kwargs": {"enable_thinking": false}}\'')
+    add_generation_arguments(parser)
     parser.add_argument("--concurrency", type=int, default=8, help="requests in parallel (default 8)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds one attempt may take in total, from connecting to the last byte of the "
@@ -70,8 +65,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="circuit breaker: stop after N failed attempts of the same kind in a row across "
                              "different items (timeouts, 5xx, 429, dropped connections); re-run to continue. "
                              "0 turns it off (default 10)")
-    parser.add_argument("--temperature", type=float, default=None, help="sent only when given")
-    parser.add_argument("--max-tokens", type=int, default=None, help="sent only when given")
     parser.add_argument("--history", choices=HISTORY_MODES, default="gold",
                         help="ConvFinQA history: gold answers (paper setting, default) or the model's own")
     parser.add_argument("--api-key-env", default=None, metavar="NAME",
@@ -84,6 +77,52 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress output")
     parser.add_argument("--dry-run", action="store_true",
                         help="check the data and --out, print what would be asked and the first request; send nothing")
+
+
+def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    """--data / --config / --limit / --sample: which records (shared with `batch export`)."""
+    parser.add_argument("--data", nargs="+", required=True, metavar="DATA",
+                        help="records: JSONL files (data/*.jsonl; quoted globs are expanded), parquet files, a "
+                             "release folder (with --config) or a Hub dataset id (with --config; needs datasets)")
+    parser.add_argument("--config", action="append", metavar="NAME",
+                        help="config(s) of a release folder or Hub id: finqa, convfinqa, finchain, financeagent "
+                             "(repeatable or comma-separated)")
+    parser.add_argument("--limit", type=int,
+                        help="only the first N records of each data file (a ConvFinQA conversation is one "
+                             "record with all its turns)")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="N records of each data file spread evenly over its subcategories (FinChain topics "
+                             "and difficulties, FinQA calculation types, FinSearchComp tiers…); reproducible "
+                             "with --seed (default 0)")
+
+
+def _temperature(text: str) -> float | None:
+    if text.strip().lower() in {"none", "server"}:
+        return None  # leave it to the server's default (not recommended: unrepeatable)
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r} (or 'none' for the server's default)") from None
+    if not 0.0 <= value <= 2.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 2, got {value}")
+    return value
+
+
+def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
+    """What goes into every request besides the messages (shared with `batch export`)."""
+    parser.add_argument("--temperature", type=_temperature, default=0.0,
+                        help="sampling temperature sent with every request (default 0: greedy, repeatable); "
+                             "'none' sends none and leaves it to the server")
+    parser.add_argument("--max-tokens", type=int, default=None, help="sent only when given")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="sent to the server as the request's seed; also seeds --sample")
+    parser.add_argument("--extra", default=None, metavar="JSON",
+                        help='JSON object merged into every request body, e.g. '
+                             '\'{"chat_template_kwargs": {"enable_thinking": false}}\'')
+
+
+def data_specs(args: argparse.Namespace) -> list[str]:
+    return expand_globs(list(args.data))
 
 
 def _api_key(name: str | None) -> str | None:
@@ -100,7 +139,7 @@ def _api_key(name: str | None) -> str | None:
     return value
 
 
-def _extra(text: str | None) -> dict:
+def extra_from_json(text: str | None) -> dict:
     if text is None:
         return {}
     try:
@@ -114,8 +153,9 @@ def _extra(text: str | None) -> dict:
 
 def main(args: argparse.Namespace) -> int:
     cfg = RunConfig(
-        data=list(args.data), base_url=args.base_url, model=args.model, out=args.out,
-        api_key=_api_key(args.api_key_env), limit=args.limit, extra=_extra(args.extra),
+        data=data_specs(args), configs=args.config, base_url=args.base_url, model=args.model, out=args.out,
+        api_key=_api_key(args.api_key_env), limit=args.limit, sample=args.sample, seed=args.seed,
+        extra=extra_from_json(args.extra),
         concurrency=args.concurrency, timeout=args.timeout, max_retries=args.max_retries,
         temperature=args.temperature, max_tokens=args.max_tokens, history=args.history,
         store_messages=not args.no_store_messages, progress_every=args.progress_every,

@@ -57,11 +57,14 @@ class RunConfig:
     out: str
     api_key: str | None = None
     limit: int | None = None
+    configs: list[str] | None = None  # configs of a release folder / Hub id in `data`
+    sample: int | None = None  # N records per data file, spread over subcategories
+    seed: int | None = None  # sent to the server; also seeds --sample
     extra: dict = field(default_factory=dict)
     concurrency: int = 8
     timeout: float = 300.0
     max_retries: int = 4
-    temperature: float | None = None
+    temperature: float | None = 0.0  # explicit: a silent server default makes runs unrepeatable
     max_tokens: int | None = None
     history: str = "gold"
     store_messages: bool = True
@@ -77,7 +80,7 @@ class RunConfig:
     @property
     def settings(self) -> RequestSettings:
         return RequestSettings(model=self.model, temperature=self.temperature, max_tokens=self.max_tokens,
-                               extra=self.extra, history=self.history)
+                               extra=self.extra, history=self.history, seed=self.seed)
 
 
 @dataclass
@@ -180,6 +183,8 @@ def _validate(cfg: RunConfig) -> None:
         raise InputError("--concurrency must be at least 1", field="concurrency")
     if cfg.limit is not None and cfg.limit < 0:
         raise InputError("--limit must be >= 0", field="limit")
+    if cfg.sample is not None and cfg.sample < 1:
+        raise InputError("--sample must be at least 1", field="sample")
     if not isinstance(cfg.extra, dict):
         raise InputError("--extra must be a JSON object", field="extra")
     for name in RESERVED_BODY_KEYS:
@@ -244,11 +249,12 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
                         backoff_base=cfg.backoff_base, backoff_max=cfg.backoff_max,
                         max_retry_after=cfg.max_retry_after, max_response_bytes=cfg.max_response_bytes,
                         breaker=breaker)
-    tasks = load_tasks(cfg.data, limit=cfg.limit, history=cfg.history)
+    tasks = load_tasks(cfg.data, configs=cfg.configs, limit=cfg.limit, sample=cfg.sample, seed=cfg.seed,
+                       history=cfg.history)
     summary = RunSummary(total=len(tasks))
     start = time.monotonic()
     if cfg.dry_run:  # read-only: no lock, no repair, nothing sent
-        existing = RunsFile(cfg.out, model=cfg.model, history=cfg.history).read_existing()
+        existing = RunsFile(cfg.out, model=cfg.model, history=cfg.history, generation=cfg.settings.generation()).read_existing()
         todo, ready, _ = _plan(tasks, existing, cfg, summary, log)
         print(f"run: dry run: {summary.total} items in the data, {summary.skipped} already done in {cfg.out}, "
               f"{len(todo)} to ask ({len(todo) - len(ready)} of them wait for earlier self-history turns)"
@@ -259,7 +265,7 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
         if ready:
             first = ready[0]
             print(f"run: first request: id={first.record_id} turn={first.turn}\n"
-                  + dumps({"model": cfg.model, "messages": first.messages}), file=out_stream)
+                  + dumps(request_body(first.messages, cfg.settings)), file=out_stream)
         summary.not_run = len(todo)
         reason = client.preflight(min(cfg.timeout, 10.0))
         print(f"run: server {client.server}: " + ("accepts connections" if reason is None else reason),
@@ -267,7 +273,7 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
         summary.unreachable = reason
         summary.exit_code = 0 if reason is None else 1
         return summary
-    with RunsFile(cfg.out, model=cfg.model, history=cfg.history) as runs:
+    with RunsFile(cfg.out, model=cfg.model, history=cfg.history, generation=cfg.settings.generation()) as runs:
         runs.open()  # lock first, then read: no other run can append between our read and our writes
         existing = runs.read_existing()
         todo, ready, waiting = _plan(tasks, existing, cfg, summary, log)
@@ -409,6 +415,7 @@ def _finish(task: Task, result: ChatResult, cfg: RunConfig, runs: RunsFile, summ
         "finish_reason": result.finish_reason, "usage": result.usage,
         "latency_s": round(result.latency_s, 4), "attempts": result.attempts, "error": result.error,
         "created": _now_iso(),
+        **cfg.settings.generation(),
     }
     if task.conv is not None:
         rec["history"] = cfg.history

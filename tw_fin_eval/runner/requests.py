@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tw_fin_eval import prompts
+from tw_fin_eval import data_input, prompts
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.jsonl import dumps, iter_jsonl
+from tw_fin_eval.jsonl import dumps
 
 HISTORY_MODES = ("gold", "self")
 RESERVED_BODY_KEYS = ("model", "messages")
@@ -32,6 +32,12 @@ class RequestSettings:
     max_tokens: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # --extra, merged last
     history: str = "gold"  # ConvFinQA history: gold answers or the model's own ("self")
+    seed: int | None = None  # sent as the request's `seed` (servers that honour it sample reproducibly)
+
+    def generation(self) -> dict[str, Any]:
+        """The settings every runs line records; resuming with different ones is refused."""
+        return {"temperature": self.temperature, "max_tokens": self.max_tokens, "extra": dict(self.extra),
+                "seed": self.seed}
 
 
 @dataclass
@@ -127,23 +133,24 @@ def record_tasks(rec: dict, *, history: str = "gold", path: Path | None = None,
     return [Task(rid, None, dataset, _check_messages(rec.get("messages"), path, line, rid))]
 
 
-def load_tasks(paths: Iterable[str | os.PathLike], *, limit: int | None = None,
+def load_tasks(data: Iterable[str | os.PathLike], *, configs: Sequence[str] | str | None = None,
+               limit: int | None = None, sample: int | None = None, seed: int | None = None,
                history: str = "gold") -> list[Task]:
-    """Every (id, turn) to ask, in file order. Validates everything first: bad input raises InputError."""
+    """Every (id, turn) to ask, in file order. `data` names JSONL or parquet files, release folders or Hub
+    ids (`configs` picks a release's configs; tw_fin_eval.data_input). Per data file: `limit` keeps the
+    first N records, `sample` N records spread over subcategories (seeded). Validates everything first:
+    bad input raises InputError naming the file and line (or row)."""
     tasks: list[Task] = []
     seen: dict[str, str] = {}
-    for p in paths:
-        path = Path(p)
-        n = 0
-        for line, rec in iter_jsonl(path):
-            if limit is not None and n >= limit:
-                break
-            n += 1
+    for source in data_input.resolve_all([str(d) for d in data], configs):
+        rows = list(data_input.iter_records(source))
+        for i in data_input.pick([rec for _, _, rec in rows], limit=limit, sample=sample, seed=seed):
+            where, line, rec = rows[i]
             rid = rec.get("id")
             if isinstance(rid, str) and rid in seen:
-                raise InputError(f"duplicate id (first seen at {seen[rid]})", path=path, line=line, item_id=rid)
-            tasks.extend(record_tasks(rec, history=history, path=path, line=line))
-            seen[rid] = f"{path}:{line}"  # type: ignore[index]
+                raise InputError(f"duplicate id (first seen at {seen[rid]})", path=where, line=line, item_id=rid)
+            tasks.extend(record_tasks(rec, history=history, path=Path(where), line=line))
+            seen[rid] = f"{where}:{line}"  # type: ignore[index]
     return tasks
 
 
@@ -151,7 +158,8 @@ def request_body(messages: list[dict], settings: RequestSettings) -> dict[str, A
     """The chat-completions body for `messages`: model, messages, then the generation settings that are
     set (None means "the server's default": not sent), then --extra."""
     body: dict[str, Any] = {"model": settings.model, "messages": messages}
-    params: dict[str, Any] = {"temperature": settings.temperature, "max_tokens": settings.max_tokens}
+    params: dict[str, Any] = {"temperature": settings.temperature, "max_tokens": settings.max_tokens,
+                              "seed": settings.seed}
     params.update(settings.extra)
     body.update({k: v for k, v in params.items() if v is not None})
     return body

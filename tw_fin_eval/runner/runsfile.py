@@ -43,10 +43,12 @@ class ExistingRun:
 class RunsFile:
     """Append-only runs file with resume state. Use as a context manager."""
 
-    def __init__(self, path: str | os.PathLike, *, model: str, history: str) -> None:
+    def __init__(self, path: str | os.PathLike, *, model: str, history: str,
+                 generation: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
         self.model = model
         self.history = history
+        self.generation = generation or {}  # temperature, max_tokens, extra, seed of this run
         self._fd: int | None = None
         self._created = False
         self._last_sync = time.monotonic()
@@ -88,6 +90,7 @@ class RunsFile:
         if isinstance(turn, int) and turn > 0 and rec.get("history", "gold") != self.history:
             raise InputError(f"this runs file was made with --history {rec.get('history', 'gold')}, "
                              f"not {self.history}; use another --out", path=self.path, line=lineno)
+        self._check_generation(rec, lineno)
         key = (rec.get("id"), turn)
         if rec.get("error") is None:
             # keep only what resume needs (a long run's file can be large)
@@ -96,6 +99,16 @@ class RunsFile:
             failed.discard(key)
         elif key not in done:
             failed.add(key)
+
+    def _check_generation(self, rec: dict, lineno: int) -> None:
+        """A runs file holds one setting of the generation parameters, like one model: answers sampled at
+        temperature 0.7 must not be mixed with greedy ones. Lines written before these were recorded
+        (no such key) are accepted."""
+        for name, want in self.generation.items():
+            if name in rec and rec[name] != want:
+                flag = "--" + name.replace("_", "-")
+                raise InputError(f"this runs file was made with {flag} {dumps(rec[name])}, not {dumps(want)}; "
+                                 "use the same settings to resume, or another --out", path=self.path, line=lineno)
 
     def open(self) -> None:
         """Open for appending and take the lock. An OSError (a folder in the way, no permission, a

@@ -13,12 +13,12 @@ and <out>/details.parquet (when pyarrow is installed). The judge's API key is re
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
 import sys
 import time
 
+from tw_fin_eval import data_input
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import output_error
 from tw_fin_eval.scoring import engine, judge, report
@@ -26,7 +26,11 @@ from tw_fin_eval.scoring.match import Tolerance
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", nargs="+", required=True, help="record files (data/*.jsonl; globs are expanded)")
+    parser.add_argument("--data", nargs="+", required=True,
+                        help="records: data/*.jsonl (globs are expanded), parquet files, a release folder or Hub id "
+                             "(with --config)")
+    parser.add_argument("--config", action="append", metavar="NAME",
+                        help="config(s) of a release folder or Hub id (repeatable or comma-separated)")
     parser.add_argument("--runs", nargs="+", required=True, help="runs file(s) written by `tw-fin-eval run`")
     parser.add_argument("--out", required=True, help="output folder (results.jsonl, summary.csv, report.md)")
     parser.add_argument("--rel-tol", type=float, default=0.01, help="relative tolerance (default 0.01 = 1%%)")
@@ -81,13 +85,7 @@ def judge_config_from_args(args: argparse.Namespace) -> judge.JudgeConfig:
 
 def expand(patterns: list[str]) -> list[str]:
     """Shell-style globs expanded here too (for Windows shells and quoted patterns); sorted, unique."""
-    out: list[str] = []
-    for p in patterns:
-        hits = sorted(glob.glob(p)) if any(ch in p for ch in "*?[") else [p]
-        if not hits:
-            raise InputError("no file matches", path=p)
-        out.extend(h for h in hits if h not in out)
-    return out
+    return data_input.expand_globs(patterns)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -100,9 +98,9 @@ def main(args: argparse.Namespace) -> int:
         raise InputError("--out must be a folder, not a file", path=args.out)
     data_paths, runs_paths = expand(args.data), expand(args.runs)
     issues = engine.Issues()
-    records = engine.RecordFiles(data_paths, issues)  # validated now, streamed while scoring
+    records = engine.RecordFiles(data_paths, issues, configs=args.config)  # validated now, streamed while scoring
     runs = engine.load_runs(runs_paths)
-    inputs = {"data": data_paths, "runs": runs_paths, "rel_tol": tol.rel, "abs_tol": tol.abs}
+    inputs = {"data": [str(p) for p in records.paths], "runs": runs_paths, "rel_tol": tol.rel, "abs_tol": tol.abs}
     spool = report.DetailsSpool()
     try:
         outcome = engine.score(records, runs, issues=issues, judge_config=cfg, tolerance=tol,

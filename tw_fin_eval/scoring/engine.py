@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tw_fin_eval import data_input
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import dumps, iter_jsonl_at, read_line_at
 from tw_fin_eval.schema import split_think
@@ -85,37 +86,49 @@ def _total_size(paths: Sequence[Path]) -> int:
 
 class RecordFiles:
     """The records of data files, validated once; then kept (small inputs) or re-read on each iteration
-    (constant memory). The first occurrence of an id wins; later ones are listed in `issues`."""
+    (constant memory). A data file is JSONL, or — through tw_fin_eval.data_input — a parquet file, a
+    release folder or Hub id with `configs`. The first occurrence of an id wins; later ones are listed
+    in `issues`."""
 
-    def __init__(self, paths: Sequence[str | os.PathLike], issues: Issues) -> None:
+    def __init__(self, paths: Sequence[str | os.PathLike], issues: Issues, *,
+                 configs: Sequence[str] | None = None) -> None:
         load_plugins()  # a plug-in may register the task types these records use
-        self.paths = [Path(p) for p in paths]
-        self._skip: set[tuple[int, int]] = set()  # (file index, line) of duplicate ids
+        self.sources = data_input.resolve_all([str(p) for p in paths], configs)
+        self.paths = [f for src in self.sources for f in src.local_files]  # what is on disk (hashed in reports)
+        self._skip: set[tuple[int, int]] = set()  # (source index, line or row) of duplicate ids
         self.task_types: set[str] = set()
+        # a Hub dataset has no local file: keep its (small) records rather than download them twice
         self._kept: list[dict[str, Any]] | None = [] if _total_size(self.paths) <= IN_MEMORY_BYTES else None
         seen: dict[str, str] = {}
-        for fi, path in enumerate(self.paths):
-            for lineno, _, rec in iter_jsonl_at(path, reject_surrogates=True):
-                rid = _validated(path, lineno, rec)
-                where = f"{path}:{lineno}"
-                if rid in seen:
-                    issues.duplicate_record_ids.append(f"{rid} ({where}; first at {seen[rid]})")
-                    self._skip.add((fi, lineno))
-                    continue
-                seen[rid] = where
-                self.task_types.add(rec["task_type"])
-                if self._kept is not None:
-                    self._kept.append(rec)
+        for fi, where, lineno, rec in self._rows():
+            rid = _validated(where, lineno, rec)
+            place = f"{where}:{lineno}"
+            if rid in seen:
+                issues.duplicate_record_ids.append(f"{rid} ({place}; first at {seen[rid]})")
+                self._skip.add((fi, lineno))
+                continue
+            seen[rid] = place
+            self.task_types.add(rec["task_type"])
+            if self._kept is not None:
+                self._kept.append(rec)
         self.count = len(seen)
+
+    def _rows(self) -> Iterator[tuple[int, str, int, dict[str, Any]]]:
+        for fi, src in enumerate(self.sources):
+            if src.kind == data_input.JSONL:
+                for lineno, _, rec in iter_jsonl_at(src.location, reject_surrogates=True):
+                    yield fi, src.location, lineno, rec
+            else:
+                for where, number, rec in data_input.iter_records(src):
+                    yield fi, where, number, rec
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         if self._kept is not None:
             yield from self._kept
             return
-        for fi, path in enumerate(self.paths):
-            for lineno, _, rec in iter_jsonl_at(path):
-                if (fi, lineno) not in self._skip:
-                    yield rec
+        for fi, _, lineno, rec in self._rows():
+            if (fi, lineno) not in self._skip:
+                yield rec
 
     def __len__(self) -> int:
         return self.count

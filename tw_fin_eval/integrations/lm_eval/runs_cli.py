@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tw_fin_eval.data_input import expand_globs as expand
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.integrations.lm_eval.harness import sample_to_run_line
 from tw_fin_eval.jsonl import atomic_writer, dumps, iter_jsonl
-from tw_fin_eval.scoring.cli import expand
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
