@@ -34,6 +34,8 @@ COMMANDS: dict[str, Command] = {
                              "print FinQA/ConvFinQA items with every program operand located (gold verification)"),
     "verify-check": Command("tw_fin_eval.verification.check_cli",
                             "validate the gold verdict files; counts per status and reason"),
+    "batch": Command("tw_fin_eval.runner.batch_cli",
+                     "batch export (OpenAI Batch / vllm run-batch input) and batch import (output → runs file)"),
     "lm-eval-path": Command("tw_fin_eval.integrations.lm_eval.path_cli",
                             "print the folder of the lm-evaluation-harness tasks (for lm_eval --include_path)"),
     "lm-eval-runs": Command("tw_fin_eval.integrations.lm_eval.runs_cli",
@@ -54,6 +56,7 @@ def _top_parser() -> argparse.ArgumentParser:
         prog="tw-fin-eval",
         description="tw_fin_eval_basic: Taiwan financial LLM evaluation set (build, check, run, score, release)",
     )
+    parser.add_argument("-V", "--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, cmd in COMMANDS.items():
         sub.add_parser(name, help=cmd.help, add_help=False)
@@ -62,6 +65,11 @@ def _top_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] in (["--version"], ["-V"]):
+        from tw_fin_eval import DATA_VERSION, __version__
+
+        print(f"tw-fin-eval {__version__} (data v{DATA_VERSION})")
+        return 0
     if not argv or argv[0] in {"-h", "--help"} or argv[0] not in COMMANDS:
         parser = _top_parser()
         if argv and argv[0] not in {"-h", "--help"}:

@@ -494,42 +494,68 @@ class ChatClient:
                 return buf[:limit]
 
     def _parse(self, data: dict) -> ChatResult:
-        if isinstance(data.get("error"), (dict, str)) and not data.get("choices"):
-            detail = _error_detail(json.dumps(data).encode(), self.redactor)
-            raise _Failure(BAD_RESPONSE, f"server error in a 2xx response: {detail}")
-        choices = data.get("choices")
-        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-            raise _Failure(BAD_RESPONSE, "response has no choices")
-        choice = choices[0]
-        message = choice.get("message")
-        if not isinstance(message, dict):
-            raise _Failure(BAD_RESPONSE, "response choice has no message")
-        finish = choice.get("finish_reason")
-        finish = self._text(finish) if isinstance(finish, str) else None
-        raw_content = message.get("content")
-        if raw_content is None:
-            raise _Failure(BAD_RESPONSE, "empty reply: message.content is null"
-                           + (f" (finish_reason {finish})" if finish else ""))
-        if not isinstance(raw_content, str):
-            # some servers send content parts; keep the text parts
-            if isinstance(raw_content, list):
-                raw_content = "".join(p["text"] for p in raw_content
-                                      if isinstance(p, dict) and isinstance(p.get("text"), str))
-            else:
-                raise _Failure(BAD_RESPONSE, f"message.content is {type(raw_content).__name__}")
-        raw_content = self._text(raw_content)
-        content, think = split_think(raw_content)
-        reasoning = message.get("reasoning_content")
-        if not isinstance(reasoning, str) or not reasoning:
-            reasoning = message.get("reasoning") if isinstance(message.get("reasoning"), str) else None
-        reasoning = self._text(reasoning) if reasoning else think
-        usage = data.get("usage") if isinstance(data.get("usage"), dict) else None
-        return ChatResult(content=content, reasoning=reasoning or None, finish_reason=finish, usage=usage,
-                          latency_s=0.0, attempts=0, error=None, raw=data, raw_content=raw_content)
+        return _parse_reply(data, self.redactor)
 
     def _text(self, text: str) -> str:
         """Server text made safe to store: the key scrubbed, lone surrogates replaced."""
-        return clean_text(self.redactor.scrub(text))
+        return _safe_text(self.redactor, text)
+
+
+def _parse_reply(data: dict, redactor: Redactor) -> ChatResult:
+    """A 2xx chat-completions body → ChatResult; an unusable one raises _Failure (BAD_RESPONSE)."""
+    if isinstance(data.get("error"), (dict, str)) and not data.get("choices"):
+        detail = _error_detail(json.dumps(data).encode(), redactor)
+        raise _Failure(BAD_RESPONSE, f"server error in a 2xx response: {detail}")
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise _Failure(BAD_RESPONSE, "response has no choices")
+    choice = choices[0]
+    message = choice.get("message")
+    if not isinstance(message, dict):
+        raise _Failure(BAD_RESPONSE, "response choice has no message")
+    finish = choice.get("finish_reason")
+    finish = _safe_text(redactor, finish) if isinstance(finish, str) else None
+    raw_content = message.get("content")
+    if raw_content is None:
+        raise _Failure(BAD_RESPONSE, "empty reply: message.content is null"
+                       + (f" (finish_reason {finish})" if finish else ""))
+    if not isinstance(raw_content, str):
+        # some servers send content parts; keep the text parts
+        if isinstance(raw_content, list):
+            raw_content = "".join(p["text"] for p in raw_content
+                                  if isinstance(p, dict) and isinstance(p.get("text"), str))
+        else:
+            raise _Failure(BAD_RESPONSE, f"message.content is {type(raw_content).__name__}")
+    raw_content = _safe_text(redactor, raw_content)
+    content, think = split_think(raw_content)
+    reasoning = message.get("reasoning_content")
+    if not isinstance(reasoning, str) or not reasoning:
+        reasoning = message.get("reasoning") if isinstance(message.get("reasoning"), str) else None
+    reasoning = _safe_text(redactor, reasoning) if reasoning else think
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else None
+    return ChatResult(content=content, reasoning=reasoning or None, finish_reason=finish, usage=usage,
+                      latency_s=0.0, attempts=0, error=None, raw=data, raw_content=raw_content)
+
+
+def _safe_text(redactor: Redactor, text: str) -> str:
+    return clean_text(redactor.scrub(text))
+
+
+def parse_completion(data: Any, redactor: Redactor | None = None) -> ChatResult:
+    """A chat-completions response body read from elsewhere (a batch output line) → ChatResult, by the same
+    rules as a live reply; an unusable body gives a result whose `error` says why (never raises)."""
+    if not isinstance(data, dict):
+        return ChatResult(content=None, reasoning=None, finish_reason=None, usage=None, latency_s=0.0, attempts=1,
+                          error=f"{BAD_RESPONSE}: response body is {type(data).__name__}, not an object", raw=None,
+                          error_kind=BAD_RESPONSE)
+    try:
+        result = _parse_reply(data, redactor or Redactor())
+    except _Failure as exc:
+        usage = data.get("usage") if isinstance(data.get("usage"), dict) else None
+        return ChatResult(content=None, reasoning=None, finish_reason=None, usage=usage, latency_s=0.0, attempts=1,
+                          error=exc.message, raw=None, error_kind=exc.kind)
+    result.attempts = 1
+    return result
 
 
 def _describe(exc: BaseException) -> str:
