@@ -169,6 +169,9 @@ def test_card_changelog_names_the_data_version():
 
     card = (Path(__file__).resolve().parent.parent / "tw_fin_eval" / "release" / "card_template.md").read_text("utf-8")
     assert re.search(rf"^- \*\*{re.escape(DATA_VERSION)}\*\*：", card, re.M)
+    assert card.count("## 版本紀錄 Changelog") == 1  # one history, newest first
+    versions = re.findall(r"^- \*\*(\d+(?:\.\d+)*)\*\*：", card, re.M)
+    assert versions == sorted(versions, key=lambda v: [int(x) for x in v.split(".")], reverse=True)
 
 
 def _zh_literals(path: Path) -> list[str]:

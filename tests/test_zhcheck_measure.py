@@ -77,3 +77,61 @@ def test_patterns_missing_data_is_a_clear_error(tmp_path):
 
     with pytest.raises(InputError, match="build"):
         count_data(tmp_path)
+
+
+def _conv(evidence: str, *turns: tuple[str, str, float | None, str]) -> dict:
+    """A ConvFinQA-shaped record: turns are (question, program, answer_value, answer display)."""
+    return {"id": "convfinqa_tw-dev-0001", "task_type": "conversation_numeric",
+            "context": {"table": [["（單位：百萬美元）", "2014"], ["營收", "2.3"]], "evidence": [evidence]},
+            "original_en": {"evidence": [{"key": "text_0"}]},
+            "turns": [{"question": q, "program": p, "answer_value": v, "answer": a, "gold_status": "verified"}
+                      for q, p, v, a in turns]}
+
+
+_SENTENCE = "2014 年及 2013 年的費用分別為 2.4 十億美元及 2.3 十億美元。"
+
+
+def test_billions_kept_only_where_a_gold_needs_the_source_scale():
+    """Glossary §1.3 (b): 「N 十億」 in prose is right only when an amount gold computes with it and its
+    question states no unit; elsewhere it is counted (the Taiwan form is 24 億美元)."""
+    from tw_fin_eval.zhcheck.patterns import billions_not_kept_for_gold as flagged
+
+    # kept on purpose (not counted): a bare amount turn uses 2.3; the other amount shares the sentence
+    assert flagged(_conv(_SENTENCE, ("2013 年的費用是多少？", "2.3", 2.3, "2.3"))) == 0
+    assert flagged(_conv(_SENTENCE, ("差額是多少？", "subtract(2.4, 2.3)", 0.1, ".1"))) == 0
+    # the conversation itself multiplies / divides the displayed figure
+    assert flagged(_conv(_SENTENCE, ("2014 年的費用乘以 1000 是多少？", "multiply(2.4, const_1000)", 2400, "2400"))) == 0
+    assert flagged(_conv(_SENTENCE, ("2014 年的費用除以 100 是多少？", "divide(2.4, const_100)", 0.024, "0.024"),
+                         ("再減去 2013 年的費用呢？", "divide(2.4, const_100), subtract(#0, 2.3)", -2.276, "-2.276"))) == 0
+    # counted: no gold needs it
+    assert flagged(_conv(_SENTENCE, ("變動百分比是多少？", "subtract(2.4, 2.3), divide(#0, 2.3)", 0.0435, "4.35%"))) == 2
+    assert flagged(_conv(_SENTENCE, ("2013 年的費用是多少（以十億美元計）？", "2.3", 2.3, "2.3"))) == 2
+    assert flagged(_conv(_SENTENCE, ("2014 年的費用是多少百萬美元？", "multiply(2.4, const_1000)", 2400, "2400"))) == 2
+    assert flagged(_conv(_SENTENCE, ("2014 年的費用是多少？", "multiply(2.4, const_1000)", 2400, "2400"))) == 2
+    assert flagged(_conv(_SENTENCE, ("差額是多少？", "subtract(2.3, 2.3)", 0, "0"))) == 2
+    assert flagged(_conv(_SENTENCE, ("營收是多少？", "2.3", None, "yes"))) == 2
+    unanswerable = _conv(_SENTENCE, ("2013 年的費用是多少？", "2.3", 2.3, "2.3"))
+    unanswerable["turns"][0]["gold_status"] = "unanswerable"
+    assert flagged(unanswerable) == 2
+    assert flagged(_conv("費用分別為 24 億美元及 23 億美元。", ("2013 年的費用是多少？", "2.3", 2.3, "2.3"))) == 0
+    # a FinQA record is its own unit; table cells are not prose
+    finqa = {"id": "finqa_tw-test-0001", "question": "2004 年至 2006 年的合計是多少？", "task_type": "numeric",
+             "program": "add(1.5, 1.4)", "answer_value": 2.9, "answer": "2.9",
+             "context": {"table": [["", "2006"], ["銷貨", "1.5 十億"]], "evidence": ["銷貨淨額為 1.5 十億美元及 1.4 十億美元。"]},
+             "original_en": {"evidence": [{"key": "text_0"}]}}
+    assert flagged(finqa) == 0
+    assert flagged({**finqa, "program": "add(1.7, 1.6)"}) == 2
+
+
+def test_built_data_keeps_billions_only_for_golds():
+    """Issue 20 on the built data: no 「N 十億」 in prose that a gold does not need; the rest ≤ 40."""
+    import pytest
+
+    from tw_fin_eval import paths
+    from tw_fin_eval.zhcheck.patterns import FILES, count_data
+
+    if not all((paths.DATA_DIR / name).is_file() for name in FILES.values()):
+        pytest.skip("data/ not built (run `python -m tw_fin_eval build`)")
+    counts = count_data(paths.DATA_DIR)
+    assert {s: c["N 十億 (prose, no gold needs it)"] for s, c in counts.items()} == {s: (0, 0) for s in counts}
+    assert sum(c["N 十億 (prose)"][0] for c in counts.values()) <= 40

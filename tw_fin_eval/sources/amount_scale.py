@@ -82,6 +82,18 @@ def _in_table(value: float, table: list[list[str]] | None) -> bool:
     return False
 
 
+def program_literals(program: str | None) -> list[float]:
+    """The literal numbers a program computes with ("subtract(2.3, 2.1)" → [2.3, 2.1]; #k and const_ left out)."""
+    steps = _STEP.findall(program or "") or [("value", program or "")]
+    return [v for _, body in steps for a in body.split(",") if (v := _literal(a)) is not None]
+
+
+def rescales(program: str | None) -> bool:
+    """Does the program change the unit itself (multiply by const_1000 …)? Then its gold is not in the unit the
+    operands are stated in."""
+    return any(a.strip() in _RESCALE for _, body in _STEP.findall(program or "") for a in body.split(","))
+
+
 def program_scale(program: str | None, table: list[list[str]] | None, sentences: Iterable[str]) -> int | None:
     """Power of ten of the gold's unit (see the module docstring), or None."""
     steps = _STEP.findall(program or "")

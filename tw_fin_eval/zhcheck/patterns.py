@@ -120,6 +120,56 @@ def header_prefix_dropped(rec: dict) -> int:
                if kind == EVIDENCE_TABLE and not all(w in text for w in words))
 
 
+_BILLION = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*十億")
+_QUESTION_UNIT = re.compile(r"十億|億|百萬|萬|千")
+
+
+def _gold_units(rec: dict) -> Iterator[tuple[dict, str]]:
+    """(unit, the questions asked so far) for the scored units of a record: its turns (ConvFinQA) or itself."""
+    asked = ""
+    for unit in rec.get("turns") or [rec]:
+        asked += str(unit.get("question") or "") + "\n"
+        yield unit, asked
+
+
+def _needs_source_scale(value: float, unit: dict, asked: str) -> bool:
+    """Glossary §1.3 (b): an amount stays in the source's scale when an amount-valued gold (not a percent, not
+    zero, not unanswerable) computes with it and the question asks with no unit — the gold is then in the
+    source's unit and a bare answer in 億 would be wrong. A program that rescales (× const_1000) puts the gold
+    in another unit, unless the conversation asks for that arithmetic on the displayed figure (「乘以 1000」,
+    「除以 100」): then the figure must stay as displayed."""
+    from tw_fin_eval.sources.amount_scale import program_literals, rescales
+
+    question, program = str(unit.get("question") or ""), unit.get("program")
+    if unit.get("answer_value") in (None, 0) or unit.get("gold_status") == "unanswerable":
+        return False
+    if str(unit.get("answer") or "").rstrip().endswith("%") or _QUESTION_UNIT.search(question):
+        return False
+    if rescales(program):
+        asked_numbers = {m.replace(",", "") for m in re.findall(r"(?<![\d.])\d[\d,]*(?![\d.])", asked)}
+        if not asked_numbers & set(re.findall(r"const_(\d+)", program or "")):
+            return False
+    return any(abs(v - value) <= 1e-9 * max(1.0, abs(value)) for v in program_literals(program))
+
+
+def billions_not_kept_for_gold(rec: dict) -> int:
+    """「N 十億」 in prose that no gold needs (see `_needs_source_scale`): a Taiwan writer writes 億 there.
+    One field is one unit style, so a field keeps 十億 throughout when one of its amounts is needed."""
+    units = list(_gold_units(rec))
+    count = 0
+    for kind, text in record_fields(rec):
+        if kind not in PROSE:
+            continue
+        values = [float(m.group(1).replace(",", "")) for m in _BILLION.finditer(text)]
+        if values and not any(_needs_source_scale(v, u, asked) for v in values for u, asked in units):
+            count += len(values)
+    return count
+
+
+# record-level counts (not one regex over a field): name → counter
+RECORD_COUNTS: dict[str, Callable[[dict], int]] = {}
+
+
 def _records(path: Path) -> Iterator[dict]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -134,19 +184,20 @@ def _records(path: Path) -> Iterator[dict]:
             raise InputError(f"not JSON ({exc.msg})", path=path, line=lineno) from None
 
 
+RECORD_COUNTS.update({"N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
+                      "header prefix dropped (table evidence)": header_prefix_dropped})
+
+
 def count_file(path: Path) -> dict[str, tuple[int, int]]:
     """pattern name → (occurrences, items with at least one)."""
-    totals = {p.name: [0, 0] for p in PATTERNS}
-    totals["header prefix dropped (table evidence)"] = [0, 0]
+    totals = {name: [0, 0] for name in [p.name for p in PATTERNS] + list(RECORD_COUNTS)}
     for rec in _records(path):
         fields = list(record_fields(rec))
-        for p in PATTERNS:
-            n = sum(p.count(text) for kind, text in fields if kind in p.kinds)
-            totals[p.name][0] += n
-            totals[p.name][1] += n > 0
-        n = header_prefix_dropped(rec)
-        totals["header prefix dropped (table evidence)"][0] += n
-        totals["header prefix dropped (table evidence)"][1] += n > 0
+        found = {p.name: sum(p.count(text) for kind, text in fields if kind in p.kinds) for p in PATTERNS}
+        found.update({name: counter(rec) for name, counter in RECORD_COUNTS.items()})
+        for name, n in found.items():
+            totals[name][0] += n
+            totals[name][1] += n > 0
     return {k: (v[0], v[1]) for k, v in totals.items()}
 
 
@@ -154,9 +205,9 @@ def show(data_dir: Path, name: str, subsets: tuple[str, ...] = tuple(FILES),
          first: int = 1, last: int | None = None) -> Iterator[str]:
     """One line per affected string of pattern `name`: overlay file, source id, field kind and zh text."""
     patterns = {p.name: p for p in PATTERNS}
-    if name not in patterns:
-        raise InputError(f"unknown pattern {name!r}; one of: " + ", ".join(patterns))
-    pattern = patterns[name]
+    if name not in patterns and name not in RECORD_COUNTS:
+        raise InputError(f"unknown pattern {name!r}; one of: " + ", ".join([*patterns, *RECORD_COUNTS]))
+    pattern = patterns.get(name)
     for subset in subsets:
         for rec in _records(data_dir / FILES[subset]):
             number = int(re.search(r"(\d+)$", rec.get("id", "0")).group(1))
@@ -164,6 +215,10 @@ def show(data_dir: Path, name: str, subsets: tuple[str, ...] = tuple(FILES),
                 continue
             overlay = str((rec.get("meta") or {}).get("translation", "")).rpartition("；")[2]
             source_id = (rec.get("source") or {}).get("orig_id", "")
+            if pattern is None:  # a record-level count: the record, with how many it has
+                if n := RECORD_COUNTS[name](rec):
+                    yield f"{overlay} #{number} id={source_id} [record] {n}"
+                continue
             for kind, text in record_fields(rec):
                 if kind in pattern.kinds and pattern.count(text):
                     yield f"{overlay} #{number} id={source_id} [{kind}] {text}"
