@@ -123,8 +123,24 @@ def test_billions_kept_only_where_a_gold_needs_the_source_scale():
     assert flagged({**finqa, "program": "add(1.7, 1.6)"}) == 2
 
 
+def test_millions_kept_only_for_golds_money_only_and_quoted_amounts_are_no_unit():
+    from tw_fin_eval.zhcheck.patterns import millions_not_kept_for_gold as flagged
+
+    sentence = "股利總額於 2007 年為 40.6 百萬美元、2006 年為 $ 41 百萬。"
+    assert flagged(_conv(sentence, ("2006 年的股利總額是多少？", "41", 41.0, "41"))) == 0
+    assert flagged(_conv(sentence, ("2006 年的股利總額是多少（百萬美元）？", "41", 41.0, "41"))) == 2
+    # an amount the question quotes (「$ 375 百萬」) is not a unit the question asks in: the evidence keeps its
+    # 百萬 (not counted); the quoted 375, which no gold computes with, is itself counted
+    assert flagged(_conv(sentence, ("與 $ 375 百萬相比，2006 年的股利總額是多少？", "41", 41.0, "41"))) == 1
+    # 百萬桶油當量 is a unit name, not a money amount in the source's scale
+    assert flagged(_conv("儲量增加 28 百萬桶油當量。", ("比率是多少？", "divide(28, 56)", 0.5, "50%"))) == 0
+    # one style per field: a needed 十億 amount keeps the 百萬 amount beside it
+    assert flagged(_conv("營收 1.2 十億美元，費用 411 百萬美元。", ("營收是多少？", "1.2", 1.2, "1.2"))) == 0
+
+
 def test_built_data_keeps_billions_only_for_golds():
-    """Issue 20 on the built data: no 「N 十億」 in prose that a gold does not need; the rest ≤ 40."""
+    """Issue 20 on the built data: no 「N 十億」/「N 百萬」 money amount in prose that a gold does not need
+    (glossary §1.3 (b)); the 十億 that remain ≤ 40."""
     import pytest
 
     from tw_fin_eval import paths
@@ -133,5 +149,6 @@ def test_built_data_keeps_billions_only_for_golds():
     if not all((paths.DATA_DIR / name).is_file() for name in FILES.values()):
         pytest.skip("data/ not built (run `python -m tw_fin_eval build`)")
     counts = count_data(paths.DATA_DIR)
-    assert {s: c["N 十億 (prose, no gold needs it)"] for s, c in counts.items()} == {s: (0, 0) for s in counts}
+    for row in ("N 十億 (prose, no gold needs it)", "N 百萬 (prose, no gold needs it)"):
+        assert {s: c[row] for s, c in counts.items()} == {s: (0, 0) for s in counts}, row
     assert sum(c["N 十億 (prose)"][0] for c in counts.values()) <= 40

@@ -120,8 +120,20 @@ def header_prefix_dropped(rec: dict) -> int:
                if kind == EVIDENCE_TABLE and not all(w in text for w in words))
 
 
-_BILLION = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*十億")
-_QUESTION_UNIT = re.compile(r"十億|億|百萬|萬|千")
+# a money amount in the source's scale: 「$ 375 百萬」, 「42.5 百萬美元」 (百萬桶油當量, 十億立方英尺 are unit names)
+_CURRENCY = r"(?:美元|歐元|英鎊|日圓|日元|加元|加幣|澳元|港元|瑞士法郎|人民幣|新臺幣|新台幣|元)"
+_SOURCE_SCALE = {word: re.compile(rf"(\$\s*)?(\d[\d,]*(?:\.\d+)?)\s*{word}")
+                 for word in ("十億", "百萬")}
+_QUESTION_UNIT = re.compile(r"十億|億|百萬|萬|千")  # the unit a question asks in: 「（百萬美元）」, 「多少百萬桶」
+_AMOUNT_IN_QUESTION = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:十億|百萬|千萬|億|萬|千)")
+
+
+def _money_values(rx: re.Pattern, text: str) -> list[float]:
+    out = []
+    for m in rx.finditer(text):
+        if m.group(1) or re.match(rf"\s*{_CURRENCY}", text[m.end():]):
+            out.append(float(m.group(2).replace(",", "")))
+    return out
 
 
 def _gold_units(rec: dict) -> Iterator[tuple[dict, str]]:
@@ -143,7 +155,8 @@ def _needs_source_scale(value: float, unit: dict, asked: str) -> bool:
     question, program = str(unit.get("question") or ""), unit.get("program")
     if unit.get("answer_value") in (None, 0) or unit.get("gold_status") == "unanswerable":
         return False
-    if str(unit.get("answer") or "").rstrip().endswith("%") or _QUESTION_UNIT.search(question):
+    if str(unit.get("answer") or "").rstrip().endswith("%") or \
+            _QUESTION_UNIT.search(_AMOUNT_IN_QUESTION.sub("", question)):  # an amount the question quotes is no unit asked
         return False
     if rescales(program):
         asked_numbers = {m.replace(",", "") for m in re.findall(r"(?<![\d.])\d[\d,]*(?![\d.])", asked)}
@@ -152,18 +165,30 @@ def _needs_source_scale(value: float, unit: dict, asked: str) -> bool:
     return any(abs(v - value) <= 1e-9 * max(1.0, abs(value)) for v in program_literals(program))
 
 
-def billions_not_kept_for_gold(rec: dict) -> int:
-    """「N 十億」 in prose that no gold needs (see `_needs_source_scale`): a Taiwan writer writes 億 there.
-    One field is one unit style, so a field keeps 十億 throughout when one of its amounts is needed."""
+def source_scale_not_needed(rec: dict, word: str = "十億") -> int:
+    """「N 十億」 / 「N 百萬」 (`word`) in prose that no gold needs (see `_needs_source_scale`): a Taiwan writer
+    writes 億／萬 there. One field is one unit style, so a field keeps the source scale throughout when one
+    of its amounts (in either source scale) is needed."""
     units = list(_gold_units(rec))
     count = 0
     for kind, text in record_fields(rec):
         if kind not in PROSE:
             continue
-        values = [float(m.group(1).replace(",", "")) for m in _BILLION.finditer(text)]
-        if values and not any(_needs_source_scale(v, u, asked) for v in values for u, asked in units):
-            count += len(values)
+        found = {w: _money_values(rx, text) for w, rx in _SOURCE_SCALE.items()}
+        if not found[word]:
+            continue
+        values = [v for vs in found.values() for v in vs]
+        if not any(_needs_source_scale(v, u, asked) for v in values for u, asked in units):
+            count += len(found[word])
     return count
+
+
+def billions_not_kept_for_gold(rec: dict) -> int:
+    return source_scale_not_needed(rec, "十億")
+
+
+def millions_not_kept_for_gold(rec: dict) -> int:
+    return source_scale_not_needed(rec, "百萬")
 
 
 # record-level counts (not one regex over a field): name → counter
@@ -185,6 +210,7 @@ def _records(path: Path) -> Iterator[dict]:
 
 
 RECORD_COUNTS.update({"N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
+                      "N 百萬 (prose, no gold needs it)": millions_not_kept_for_gold,
                       "header prefix dropped (table evidence)": header_prefix_dropped})
 
 
