@@ -24,13 +24,18 @@ def test_unknown_command_exits_2(capsys):
     assert "unknown command" in capsys.readouterr().err
 
 
-def test_missing_optional_package_is_a_clear_error():
-    """check-zh needs opencc; without site-packages (python -S) it says so and exits 2, while the scorer, which
-    needs only the standard library, still runs."""
-    proc = subprocess.run([sys.executable, "-S", "-m", "tw_fin_eval", "check-zh", "README.md"],
+def test_missing_optional_package_is_a_clear_error(tmp_path):
+    """release needs datasets; without site-packages (python -S) it says so and exits 2, while the scorer and
+    check-zh (its s2tw character table is committed: opencc only regenerates it) still run."""
+    proc = subprocess.run([sys.executable, "-S", "-m", "tw_fin_eval", "release"],
                           capture_output=True, text=True, cwd=REPO)
     assert proc.returncode == 2
-    assert "needs the package 'opencc'" in proc.stderr and "Traceback" not in proc.stderr
+    assert "needs the package 'datasets'" in proc.stderr and "Traceback" not in proc.stderr
+    simplified = tmp_path / "simplified.md"
+    simplified.write_text("這是软件\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-S", "-m", "tw_fin_eval", "check-zh", str(simplified)],
+                          capture_output=True, text=True, cwd=REPO)
+    assert proc.returncode == 1 and "簡體字「软」→ 改用繁體「軟」" in proc.stdout, proc.stderr
     proc = subprocess.run([sys.executable, "-S", "-m", "tw_fin_eval", "selfcheck", "--samples"],
                           capture_output=True, text=True, cwd=REPO)
     assert proc.returncode == 0, proc.stderr

@@ -134,10 +134,10 @@ def test_short_and_long_paths_agree(monkeypatch):
     from tw_fin_eval.zhcheck import rules
 
     text = TAIWAN_CORPUS + "这是简体，资金拮据，根据下表" + "𠀾"
-    rules._s2tw_changes.cache_clear()
-    short_path = rules.find_simplified(text)          # per character (table not built yet)
+    rules._simplified_index.cache_clear()
+    short_path = rules.find_simplified(text)          # the text's own characters (big class not compiled)
     monkeypatch.setattr(rules, "_SHORT_TEXT", 0)
-    long_path = rules.find_simplified(text)           # builds and uses the full table
+    long_path = rules.find_simplified(text)           # compiles and uses the big character class
     assert short_path == long_path
     assert [f.found for f in short_path] == ["这", "简体", "资", "据", "𠀾"]
 
@@ -228,3 +228,29 @@ def test_megabytes_of_text_every_hit_found():
     text = (TAIWAN_CORPUS + "\n这是简体。\n") * (2_000_000 // (len(TAIWAN_CORPUS) + 7))
     findings = check_zh(text)
     assert len(findings) == text.count("这是简体") * 2  # runs 「这」 and 「简体」
+
+
+def test_committed_s2tw_table_equals_the_installed_opencc():
+    """check-zh reads the committed character table (no OpenCC start-up); it must be exactly what OpenCC's
+    s2tw changes today — regenerate with `python -m tw_fin_eval.zhcheck.measure s2tw-table --write`."""
+    import json
+
+    from tw_fin_eval.zhcheck import rules
+
+    committed = json.loads(rules.S2TW_TABLE.read_text(encoding="utf-8"))
+    assert committed["config"] == "s2tw"
+    assert committed["changes"] == rules.opencc_s2tw_changes()
+    assert rules._s2tw_changes() == committed["changes"]
+    assert {"这": "這", "软": "軟", "后": "後"}.items() <= committed["changes"].items()
+
+
+def test_missing_table_falls_back_to_opencc(monkeypatch, tmp_path):
+    from tw_fin_eval.zhcheck import rules
+
+    monkeypatch.setattr(rules, "S2TW_TABLE", tmp_path / "absent.json")
+    rules._s2tw_changes.cache_clear()
+    try:
+        assert [f.found for f in rules.find_simplified("這是软件")] == ["软"]
+        assert rules._s2tw_char("这") == "這" and rules._s2tw_char("這") == "這"
+    finally:
+        rules._s2tw_changes.cache_clear()

@@ -152,3 +152,25 @@ def test_built_data_keeps_billions_only_for_golds():
     for row in ("N 十億 (prose, no gold needs it)", "N 百萬 (prose, no gold needs it)"):
         assert {s: c[row] for s, c in counts.items()} == {s: (0, 0) for s in counts}, row
     assert sum(c["N 十億 (prose)"][0] for c in counts.values()) <= 40
+
+
+def test_s2tw_table_command_reports_drift(tmp_path, monkeypatch, capsys):
+    import json
+
+    from tw_fin_eval.zhcheck import rules
+
+    assert main(["s2tw-table"]) == 0
+    assert "differing entries: 0" in capsys.readouterr().out
+    stale = json.loads(rules.S2TW_TABLE.read_text(encoding="utf-8"))
+    del stale["changes"]["这"]
+    path = tmp_path / "s2tw_chars.json"
+    path.write_text(json.dumps(stale, ensure_ascii=False), encoding="utf-8")
+    monkeypatch.setattr(rules, "S2TW_TABLE", path)
+    rules._s2tw_changes.cache_clear()
+    try:
+        assert main(["s2tw-table"]) == 1
+        assert "这 → 這 (OpenCC only)" in capsys.readouterr().out
+        assert main(["s2tw-table", "--write"]) == 0
+        assert json.loads(path.read_text(encoding="utf-8"))["changes"]["这"] == "這"
+    finally:
+        rules._s2tw_changes.cache_clear()

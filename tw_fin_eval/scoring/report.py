@@ -372,7 +372,7 @@ class DetailsSpool:
     """The per-item details (question, gold, response, think) written to a temporary file while scoring runs,
     so that memory does not grow with the responses; `write_outputs` merges them into results.jsonl. Also
     counts the zh-TW purity of the responses (share with Simplified characters or PRC terms) per subset,
-    when the rule checker's dependency (opencc) is installed."""
+    when the rule checker can load its s2tw table (committed; opencc only if the table is missing)."""
 
     def __init__(self) -> None:
         # in the system's temporary folder: --out is created only when the outputs are written
@@ -382,7 +382,7 @@ class DetailsSpool:
         try:
             from tw_fin_eval.zhcheck.rules import check_zh
 
-            check_zh("測試")  # loads opencc and the glossary now: without them purity is not measured
+            check_zh("測試")  # loads the s2tw table and the glossary now: without them purity is not measured
             self._check = check_zh
         except (ImportError, InputError, OSError):  # the scorer itself needs neither
             pass

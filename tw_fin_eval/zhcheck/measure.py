@@ -4,8 +4,10 @@
     python -m tw_fin_eval.zhcheck.measure speed --mb 10    # check_zh on N MB of Taiwan text
     python -m tw_fin_eval.zhcheck.measure mutations        # inject defects into the committed overlays
     python -m tw_fin_eval.zhcheck.measure patterns [data/]  # issue-20 style counts over built records
+    python -m tw_fin_eval.zhcheck.measure s2tw-table [--write]  # compare / regenerate the committed s2tw table
 
-`mutations` needs the English sources (--sources or $TW_FIN_EVAL_SOURCES); the others need nothing.
+`mutations` needs the English sources (--sources or $TW_FIN_EVAL_SOURCES); `s2tw-table` and `mutations` need
+opencc; the others need nothing.
 """
 
 from __future__ import annotations
@@ -164,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     pp.add_argument("--show", metavar="PATTERN", help="list the affected strings of one pattern (name as printed)")
     pp.add_argument("--subset", choices=[s.name for s in registry.translated()], help="with --show: one subset")
     pp.add_argument("--range", help="with --show: item numbers, e.g. 1-100")
+    tp = sub.add_parser("s2tw-table", help="compare the committed s2tw character table with the installed OpenCC")
+    tp.add_argument("--write", action="store_true", help="regenerate tw_fin_eval/zhcheck/s2tw_chars.json")
     args = parser.parse_args(argv)
 
     if args.what == "allowlist":
@@ -193,6 +197,19 @@ def main(argv: list[str] | None = None) -> int:
         except InputError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
+    elif args.what == "s2tw-table":
+        from tw_fin_eval.zhcheck import rules
+
+        if args.write:
+            print(f"wrote {rules.S2TW_TABLE} ({rules.write_s2tw_table():,} characters)")
+            return 0
+        committed, current = rules._s2tw_changes(), rules.opencc_s2tw_changes()
+        differ = sorted(set(committed.items()) ^ set(current.items()))
+        print(f"committed table: {len(committed):,} characters; installed OpenCC s2tw: {len(current):,}; "
+              f"differing entries: {len(differ)}")
+        for ch, tw in differ[:20]:
+            print(f"  {ch} → {tw} ({'table only' if committed.get(ch) == tw else 'OpenCC only'})")
+        return 1 if differ else 0
     else:
         total, clean, rates = mutation_rates(overlay_pairs(args.sources))
         print(f"overlay pairs: {total}; passing every rule: {clean}")

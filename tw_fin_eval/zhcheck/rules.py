@@ -20,11 +20,13 @@ translation conventions of 術語表_glossary_zh-TW.md:
 from __future__ import annotations
 
 import functools
+import json
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from tw_fin_eval.finding import Finding
 from tw_fin_eval.glossary import Glossary, load_glossary
@@ -55,33 +57,54 @@ def _snippet(text: str, start: int, end: int, context: int = _CONTEXT) -> str:
 
 @functools.lru_cache(maxsize=1)
 def _converter():
-    import opencc  # imported lazily: only this rule needs the C extension
+    import opencc  # imported lazily: only regenerating the character table needs the C extension
 
     return opencc.OpenCC("s2tw")
 
 
-@functools.cache
-def _s2tw_char(ch: str) -> str:
-    return _converter().convert(ch)
-
-
 # every code point s2tw could change: the BMP above ASCII (minus surrogates) and CJK extensions B–F
 _UNIVERSE = ((0x80, 0xD7FF), (0xE000, 0xFFFF), (0x20000, 0x2FA1F))
+S2TW_TABLE = Path(__file__).with_name("s2tw_chars.json")
+
+
+def opencc_s2tw_changes() -> dict[str, str]:
+    """char → s2tw(char) for every character that OpenCC's s2tw changes on its own (≈ 4,900 characters):
+    the whole universe converted once, newline-separated so no two characters form an OpenCC phrase."""
+    chars = [chr(i) for lo, hi in _UNIVERSE for i in range(lo, hi + 1) if chr(i) != "\n"]
+    converted = _converter().convert("\n".join(chars)).split("\n")
+    if len(converted) != len(chars):  # a conversion changed the length: fall back to one by one
+        converted = [_converter().convert(ch) for ch in chars]
+    return {a: b for a, b in zip(chars, converted) if a != b}
+
+
+def write_s2tw_table(path: Path | None = None) -> int:
+    """Regenerate the committed table from the installed OpenCC (`measure s2tw-table --write`)."""
+    import opencc
+
+    path = path or S2TW_TABLE
+    changes = opencc_s2tw_changes()
+    meta = {"generated_by": "python -m tw_fin_eval.zhcheck.measure s2tw-table --write", "config": "s2tw",
+            "opencc": getattr(opencc, "__version__", "unknown")}
+    path.write_text(json.dumps({**meta, "changes": changes}, ensure_ascii=False, indent=0, sort_keys=True) + "\n",
+                    encoding="utf-8")
+    return len(changes)
 
 
 @functools.cache
 def _s2tw_changes() -> dict[str, str]:
-    """char → s2tw(char) for every character that s2tw changes on its own (≈ 4,900 characters).
+    """char → s2tw(char) for every character that s2tw changes on its own, read from the committed table
+    (s2tw_chars.json, generated from OpenCC; a test keeps it equal to the installed OpenCC). Reading it takes a
+    few milliseconds, where OpenCC's start-up alone takes 0.1 s and the bulk conversion 0.2–0.6 s — it is the
+    fixed cost of every check-zh run and of the scorer's zh-TW purity figure. Without the file (a trimmed
+    install) OpenCC converts the universe instead."""
+    try:
+        return json.loads(S2TW_TABLE.read_text(encoding="utf-8"))["changes"]
+    except FileNotFoundError:
+        return opencc_s2tw_changes()
 
-    Converting the whole universe once, newline-separated so no two characters form an OpenCC phrase,
-    takes ≈ 0.2 s; afterwards a search is one regex character class over the text, several times faster
-    than collecting the distinct characters of a long text.
-    """
-    chars = [chr(i) for lo, hi in _UNIVERSE for i in range(lo, hi + 1) if chr(i) != "\n"]
-    converted = _converter().convert("\n".join(chars)).split("\n")
-    if len(converted) != len(chars):  # a conversion changed the length: fall back to one by one
-        converted = [_s2tw_char(ch) for ch in chars]
-    return {a: b for a, b in zip(chars, converted) if a != b}
+
+def _s2tw_char(ch: str) -> str:
+    return _s2tw_changes().get(ch, ch)
 
 
 @functools.lru_cache(maxsize=4)
@@ -105,17 +128,15 @@ def find_simplified(text: str) -> list[Finding]:
     """Characters that s2tw changes (each on its own), unless allow-listed (台, 里, 占…) or inside an
     allow-listed word (拮据, 風采). Adjacent flagged characters form one finding."""
     glossary = _glossary()
-    if len(text) < _SHORT_TEXT and _s2tw_changes.cache_info().currsize == 0:
-        # a short text in a process that has not built the full table: per-character lookups are
-        # cheaper than the one-time 0.2–0.6 s table (same results, see test_bulk_table_agrees…)
-        bad = frozenset(ch for ch in set(text) if ord(ch) > 0x7F and ch not in glossary.simplified_allow
-                        and _s2tw_char(ch) != ch)
+    changes = _s2tw_changes()
+    if len(text) < _SHORT_TEXT and _simplified_index.cache_info().currsize == 0:
+        # a short text in a process that has not compiled the big character class: the text's own flagged
+        # characters make a small one (same results, see test_short_and_long_paths_agree)
+        bad = frozenset(ch for ch in set(text) if ch in changes and ch not in glossary.simplified_allow)
         if not bad:
             return []
         pattern = re.compile("[" + "".join(re.escape(ch) for ch in sorted(bad)) + "]+")
-        changes = {ch: _s2tw_char(ch) for ch in bad}
     else:
-        changes = _s2tw_changes()
         pattern, bad = _simplified_index(glossary)
     word_index = _allow_word_index(glossary)
     findings = []
