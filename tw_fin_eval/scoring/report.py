@@ -19,6 +19,7 @@ import contextlib
 import csv
 import io
 import json
+import math
 import os
 import tempfile
 import urllib.parse
@@ -64,34 +65,49 @@ def headline_units(items: Iterable[tasks.ItemResult]) -> list[tasks.ItemResult]:
     return [it for it in items if it.status in (tasks.SCORED, tasks.ERROR) and it.gold_status != gold.UNANSWERABLE]
 
 
-def summarize(items: Sequence[tasks.ItemResult]) -> dict[str, Any]:
-    """One group's counts and accuracies, in a single pass over its items (the report summarises every unit
-    under six dimensions)."""
-    c: Counter = Counter()
-    st: Counter = Counter()
-    recall_sum, recall_n, score_sum, score_n = 0.0, 0, 0.0, 0
-    convs: dict[str, bool] = {}  # conversation → every turn decided or failed, and right so far
-    conv_complete: dict[str, bool] = {}
-    scored, error, not_run = tasks.SCORED, tasks.ERROR, tasks.NOT_RUN
-    for it in items:
+class _Summary:
+    """One group's counts, built item by item and mergeable: summary_rows visits every unit once (into the
+    cell of its dataset × task type × category × subcategory × difficulty) and merges cells into the groups
+    of each dimension, instead of one pass per group. Sums of fractions are kept as values and added with
+    math.fsum, so a group's mean does not depend on the order its cells were merged in."""
+
+    __slots__ = ("n", "c", "st", "recalls", "scores", "convs", "conv_complete", "declared")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.c: Counter = Counter()
+        self.st: Counter = Counter()
+        self.recalls: list[float] = []
+        self.scores: list[float] = []
+        self.convs: dict[str, bool] = {}  # conversation → right so far
+        self.conv_complete: dict[str, bool] = {}  # conversation → every turn decided or failed
+        self.declared: dict[str, list[float]] = {col.name: [] for col in tasks.declared_columns()}
+
+    def add(self, it: tasks.ItemResult, _declared: tuple[tuple[str, str], ...] = ()) -> None:
+        scored, error, not_run = tasks.SCORED, tasks.ERROR, tasks.NOT_RUN
+        c = self.c
         status = it.status
-        st[status] += 1
-        if it.step_recall is not None and status != not_run:
-            recall_sum += it.step_recall
-            recall_n += 1
+        self.n += 1
+        self.st[status] += 1
+        if status != not_run:
+            if it.step_recall is not None:
+                self.recalls.append(it.step_recall)
+            for name, attr in _declared:
+                if (v := getattr(it, attr, None)) is not None:
+                    self.declared[name].append(v)
         if status not in (not_run, STALE):
             c["truncated"] += _truncated(it)
             c["refused"] += bool(getattr(it, "refused", False))
         if it.task_type == "conversation_numeric":
             done = status in (scored, error)
-            conv_complete[it.id] = conv_complete.get(it.id, True) and done
-            convs[it.id] = convs.get(it.id, True) and bool(it.correct)
+            self.conv_complete[it.id] = self.conv_complete.get(it.id, True) and done
+            self.convs[it.id] = self.convs.get(it.id, True) and bool(it.correct)
         if status in (scored, error):  # upstream gold: every unit, unanswerable included
             c["up"] += 1
             c["up_correct"] += bool(it.correct if it.upstream_correct is None else it.upstream_correct)
         if it.gold_status == gold.UNANSWERABLE:
             c["unanswerable"] += status != not_run
-            continue
+            return
         if it.gold_status == gold.FIXED and status != not_run:
             c["fixed"] += 1
         if status == error:
@@ -108,57 +124,97 @@ def summarize(items: Sequence[tasks.ItemResult]) -> dict[str, Any]:
             c["bare"] += right and it.match_path == "bare_numeral"
             c["cross"] += it.match_path == "cross_format"
             if it.decided_by == tasks.JUDGE and it.score is not None:
-                score_sum += it.score
-                score_n += 1
-    denom = c["denom"]
-    rule_n, kw_n, judge_n = c[f"n_{tasks.RULE}"], c[f"n_{tasks.KEYWORD}"], c[f"n_{tasks.JUDGE}"]
-    judge_acc = _ratio(c[f"ok_{tasks.JUDGE}"], judge_n)
-    complete = [cid for cid, ok in conv_complete.items() if ok]
-    return {
-        "items": len(items), "run": len(items) - st[not_run], "decided": c["decided"], "correct": c["correct"],
-        "accuracy": _ratio(c["correct"], denom),
-        "strict_accuracy": _ratio(c["strict"], denom) if (rule_n + kw_n) else None,
-        "flexible_accuracy": _ratio(c["flexible"], denom),
-        "rule_decided": rule_n, "rule_accuracy": _ratio(c[f"ok_{tasks.RULE}"], rule_n),
-        "keyword_decided": kw_n, "keyword_accuracy": _ratio(c[f"ok_{tasks.KEYWORD}"], kw_n),
-        "judge_decided": judge_n, "judge_accuracy": judge_acc,
-        "pending": st[tasks.PENDING], "missing": st[tasks.MISSING], "error": st[error],
-        "not_run": st[not_run], "stale": st[STALE],
-        "other_outcomes": sum(n for s_, n in st.items() if s_ not in _KNOWN),
-        "truncated": c["truncated"], "refused": c["refused"],
-        "unanswerable_excluded": c["unanswerable"], "fixed_gold": c["fixed"],
-        "upstream_accuracy": _ratio(c["up_correct"], c["up"]),
-        "bare_numeral_decided": c["bare"], "cross_format": c["cross"],
-        "mean_step_recall": _ratio(recall_sum, recall_n),
-        "pass_rate": judge_acc if score_n else None,
-        "mean_score": _ratio(score_sum, score_n),
-        "conversations": len(complete) if convs else None,
-        "conversation_accuracy": _ratio(sum(1 for cid in complete if convs[cid]), len(complete)) if convs else None,
-        **_declared(items),
-    }
+                self.scores.append(it.score)
+
+    def merge(self, other: _Summary) -> None:
+        self.n += other.n
+        self.c.update(other.c)
+        self.st.update(other.st)
+        self.recalls += other.recalls
+        self.scores += other.scores
+        for cid, ok in other.conv_complete.items():  # a conversation's turns share their cell
+            self.conv_complete[cid] = self.conv_complete.get(cid, True) and ok
+        for cid, ok in other.convs.items():
+            self.convs[cid] = self.convs.get(cid, True) and ok
+        for name, vals in other.declared.items():
+            self.declared[name] += vals
+
+    def result(self) -> dict[str, Any]:
+        c, st, not_run = self.c, self.st, tasks.NOT_RUN
+        denom = c["denom"]
+        rule_n, kw_n, judge_n = c[f"n_{tasks.RULE}"], c[f"n_{tasks.KEYWORD}"], c[f"n_{tasks.JUDGE}"]
+        judge_acc = _ratio(c[f"ok_{tasks.JUDGE}"], judge_n)
+        complete = [cid for cid, ok in self.conv_complete.items() if ok]
+        return {
+            "items": self.n, "run": self.n - st[not_run], "decided": c["decided"], "correct": c["correct"],
+            "accuracy": _ratio(c["correct"], denom),
+            "strict_accuracy": _ratio(c["strict"], denom) if (rule_n + kw_n) else None,
+            "flexible_accuracy": _ratio(c["flexible"], denom),
+            "rule_decided": rule_n, "rule_accuracy": _ratio(c[f"ok_{tasks.RULE}"], rule_n),
+            "keyword_decided": kw_n, "keyword_accuracy": _ratio(c[f"ok_{tasks.KEYWORD}"], kw_n),
+            "judge_decided": judge_n, "judge_accuracy": judge_acc,
+            "pending": st[tasks.PENDING], "missing": st[tasks.MISSING], "error": st[tasks.ERROR],
+            "not_run": st[not_run], "stale": st[STALE],
+            "other_outcomes": sum(n for s_, n in st.items() if s_ not in _KNOWN),
+            "truncated": c["truncated"], "refused": c["refused"],
+            "unanswerable_excluded": c["unanswerable"], "fixed_gold": c["fixed"],
+            "upstream_accuracy": _ratio(c["up_correct"], c["up"]),
+            "bare_numeral_decided": c["bare"], "cross_format": c["cross"],
+            "mean_step_recall": _mean(self.recalls),
+            "pass_rate": judge_acc if self.scores else None,
+            "mean_score": _mean(self.scores),
+            "conversations": len(complete) if self.convs else None,
+            "conversation_accuracy": _ratio(sum(1 for cid in complete if self.convs[cid]), len(complete))
+            if self.convs else None,
+            **{name: _mean(vals) for name, vals in self.declared.items()},
+        }
 
 
-def _declared(items: Sequence[tasks.ItemResult]) -> dict[str, float | None]:
-    """The scorer-declared columns: the mean of each declared item attribute over the run items that have it."""
-    out: dict[str, float | None] = {}
-    for col in tasks.declared_columns():
-        vals = [v for it in items if it.status != tasks.NOT_RUN and (v := getattr(it, col.field, None)) is not None]
-        out[col.name] = _ratio(sum(vals), len(vals))
-    return out
+def _mean(values: list[float]) -> float | None:
+    return math.fsum(values) / len(values) if values else None
+
+
+def _declared_fields() -> tuple[tuple[str, str], ...]:
+    """(column name, item attribute) of the scorer-declared columns: the mean over the run items that have it."""
+    return tuple((col.name, col.field) for col in tasks.declared_columns())
+
+
+def summarize(items: Iterable[tasks.ItemResult]) -> dict[str, Any]:
+    """One group's counts and accuracies, in a single pass over its items."""
+    acc, fields = _Summary(), _declared_fields()
+    for it in items:
+        acc.add(it, fields)
+    return acc.result()
 
 
 def summary_rows(items: Sequence[tasks.ItemResult]) -> list[dict[str, Any]]:
-    rows = [{"dimension": "all", "dataset": "", "group": "all", **summarize(items)}]
-    for dim in DIMENSIONS:
-        groups: dict[tuple[str, str], list[tasks.ItemResult]] = defaultdict(list)
-        for it in items:
-            value = getattr(it, dim)
-            ds = "" if dim == "dataset" else (it.dataset or "")
-            groups[(ds, "" if value is None else str(value))].append(it)
-        for (ds, value), sub in sorted(groups.items()):
+    """The "all" row and one row per group of each dimension (a dimension's empty group is left out,
+    e.g. difficulty outside FinChain; the dataset dimension keeps it)."""
+    fields = _declared_fields()
+    cells: dict[tuple[Any, ...], _Summary] = {}
+    for it in items:
+        key = tuple(getattr(it, dim) for dim in DIMENSIONS)
+        if (acc := cells.get(key)) is None:
+            acc = cells[key] = _Summary()
+        acc.add(it, fields)
+
+    def merged(parts: Iterable[_Summary]) -> dict[str, Any]:
+        total = _Summary()
+        for part in parts:
+            total.merge(part)
+        return total.result()
+
+    rows = [{"dimension": "all", "dataset": "", "group": "all", **merged(cells.values())}]
+    ds_index = DIMENSIONS.index("dataset")
+    for i, dim in enumerate(DIMENSIONS):
+        groups: dict[tuple[str, str], list[_Summary]] = defaultdict(list)
+        for key, acc in cells.items():
+            ds = "" if dim == "dataset" else (key[ds_index] or "")
+            groups[(ds, "" if key[i] is None else str(key[i]))].append(acc)
+        for (ds, value), parts in sorted(groups.items()):
             if dim != "dataset" and value == "":
                 continue  # e.g. difficulty is null outside FinChain
-            rows.append({"dimension": dim, "dataset": ds, "group": value, **summarize(sub)})
+            rows.append({"dimension": dim, "dataset": ds, "group": value, **merged(parts)})
     return rows
 
 
