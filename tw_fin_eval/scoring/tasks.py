@@ -258,22 +258,24 @@ def step_scores(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolera
                 k = _key(n.value)
                 if k in readings:
                     readings[k].extend([(-n.value, False), (-n.bare, False)])
-    cands = list(readings.values())
-    used = [False] * len(cands)
-    found = 0
+    # every reading sorted by value, with its candidate's position: a step takes the first unused candidate
+    # (in order of appearance) with a reading within its tolerance — found by bisecting the window
+    index = sorted((r, i, rate_only) for i, rs in enumerate(readings.values()) for r, rate_only in rs)
+    values = [e[0] for e in index]
+    used: set[int] = set()
     for st in usable:
         v = float(st["value"])
         rate = _is_rate_label(str(st.get("label") or ""))
         lim = max(tol.abs, tol.rel * abs(v))
-        for i, rs in enumerate(cands):
-            if used[i]:
-                continue
-            if any(abs(r - v) <= lim for r, rate_only in rs if rate or not rate_only):
-                used[i] = True
-                found += 1
-                break
+        lo, hi = bisect.bisect_left(values, v - lim), bisect.bisect_right(values, v + lim)
+        # the window's edges are re-tested with the original |r − v| ≤ lim (float rounding of v ± lim)
+        hits = [i for r, i, rate_only in index[max(0, lo - 1):hi + 1]
+                if abs(r - v) <= lim and (rate or not rate_only) and i not in used]
+        if hits:
+            used.add(min(hits))
+    found = len(used)
     recall = found / len(usable)
-    precision = found / len(cands) if cands else 0.0
+    precision = found / len(readings) if readings else 0.0
     f1 = 2 * recall * precision / (recall + precision) if recall + precision else 0.0
     return StepScores(recall, precision, f1)
 
@@ -291,11 +293,6 @@ def step_recall(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolera
 @functools.lru_cache(maxsize=4096)
 def _is_rate_label(label: str) -> bool:
     return bool(match._PERCENT_CUES.search(label))  # labels repeat across the seeds of a template
-
-
-def _near(sorted_values: list[float], v: float, lim: float) -> bool:
-    i = bisect.bisect_left(sorted_values, v - lim)
-    return i < len(sorted_values) and sorted_values[i] <= v + lim
 
 
 _LABEL_STRIP = re.compile(r"[\s「」『』\"'“”。．.，,：:；;！!（）()*`]")
