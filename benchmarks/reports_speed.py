@@ -12,7 +12,6 @@ compare.json/md/html). Goal (issue 18): score + score + compare ≤ 5 s wall on 
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import random
 import statistics
@@ -22,12 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from _common import DEFAULT_DATA, REPO, compile_package, data_files, data_records
 
-from tw_fin_eval.jsonl import dumps, read_jsonl  # noqa: E402
-from tw_fin_eval.runner.requests import messages_sha256, record_tasks  # noqa: E402
-from tw_fin_eval.scoring import selfcheck  # noqa: E402
+from tw_fin_eval.jsonl import dumps
+from tw_fin_eval.runner.requests import messages_sha256, record_tasks
+from tw_fin_eval.scoring import selfcheck
 
 GOAL_S = 5.0
 
@@ -65,15 +63,13 @@ def timed(cmd: list[str]) -> tuple[float, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", nargs="+", default=[str(REPO / "data" / "*.jsonl")])
+    ap.add_argument("--data", nargs="+", default=DEFAULT_DATA)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", help="write runs and reports here instead of a temporary folder")
     args = ap.parse_args()
-    files = sorted({f for p in args.data for f in glob.glob(p)})
-    records = [r for f in files for r in read_jsonl(f)]
-    if not records:
-        print("no records (build data/ first or pass --data)", file=sys.stderr)
-        return 2
+    files = data_files(args.data)
+    records = data_records(files)
+    compile_package(dict(os.environ))  # as installed (see _common.compile_package)
     with tempfile.TemporaryDirectory(prefix="reports_speed_") as tmp:
         folder = Path(args.keep or tmp)
         folder.mkdir(parents=True, exist_ok=True)

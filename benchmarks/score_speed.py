@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import glob
 import os
 import resource
 import shutil
@@ -32,11 +31,10 @@ import time
 import zlib
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from _common import DEFAULT_DATA, REPO, compile_package, data_files, data_records
 
-from tw_fin_eval.jsonl import read_jsonl, write_jsonl  # noqa: E402
-from tw_fin_eval.scoring import samples, selfcheck  # noqa: E402
+from tw_fin_eval.jsonl import write_jsonl
+from tw_fin_eval.scoring import samples, selfcheck
 
 FULL_SIZE = {"FinQA-TW": 1147, "ConvFinQA-TW": 421, "FinChain-TW": 2890, "FinanceAgent-TW": 50}
 
@@ -71,17 +69,13 @@ def full_size(records: list[dict]) -> list[dict]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", nargs="+", default=[str(REPO / "data" / "*.jsonl")])
+    ap.add_argument("--data", nargs="+", default=DEFAULT_DATA)
     ap.add_argument("--full-size", action="store_true", help="replicate records to the release's sizes")
     ap.add_argument("--repeat", type=int, default=5, help="runs; the best is the figure (default 5)")
     ap.add_argument("--cold-bytecode", action="store_true",
                     help="no byte-compiled cache: each run compiles the package from source")
     args = ap.parse_args()
-    files = sorted({f for p in args.data for f in glob.glob(p)})
-    records = [r for f in files for r in read_jsonl(f)]
-    if not records:
-        print("no records (build data/ first or pass --data)", file=sys.stderr)
-        return 2
+    records = data_records(data_files(args.data))
     if args.full_size:
         records = full_size(records)
     with tempfile.TemporaryDirectory(prefix="score_speed_") as tmp:
@@ -95,8 +89,7 @@ def main() -> int:
                "--out", str(Path(tmp) / "out"), "--quiet"]
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         if not args.cold_bytecode:  # as installed: the package's bytecode exists
-            subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "tw_fin_eval")], env=env,
-                           check=True, stdout=subprocess.DEVNULL)
+            compile_package(env)
         times, cpus = [], []
         for _ in range(args.repeat):
             if args.cold_bytecode:  # the package's cached bytecode removed: this run compiles it from source

@@ -42,27 +42,36 @@ def _scorer_verdicts(records, runs_rows):
     return {(it.id, it.turn): (it.correct, it.flexible_correct) for it in out.items}
 
 
-def test_numeric_match_gives_the_scorers_verdicts_on_every_finqa_record():
-    records = _built("finqa_tw_test.jsonl")
-    preds, refs, questions, golds, scales, keys = [], [], [], [], [], []
-    per_variant: dict[int, dict] = {}
-    for rec in records:
-        for k, text in enumerate(_variants(rec)):
-            preds.append(text)
-            refs.append(rec["answer_value"] if rec["answer_value"] is not None else rec["answer_text"])
-            questions.append(rec["question"])
-            golds.append(rec["answer"])
-            scales.append(rec.get("answer_scale"))
-            keys.append((rec["id"], k))
-            per_variant.setdefault(k, {})[(rec["id"], None)] = text
-    items = metric_fns.numeric_match(preds, metric_fns.reference_strings(refs), questions=questions,
-                                     gold_answers=golds, answer_scales=scales, return_items=True)["items"]
+def _parity(records, units, metric_call):
+    """Every unit's answer variants scored by the metric (called with the dataset's columns) and by the scorer;
+    returns (metric verdicts keyed (id, turn, variant), the mismatches)."""
+    cols: dict[str, list] = {name: [] for name in ("preds", "refs", "questions", "golds", "scales", "cids")}
+    keys, per_variant = [], {}
+    for rec, turn, gold in units:
+        for k, text in enumerate(_variants(gold)):
+            cols["preds"].append(text)
+            cols["refs"].append(gold["answer_value"] if gold["answer_value"] is not None else gold["answer_text"])
+            cols["questions"].append(gold["question"])
+            cols["golds"].append(gold["answer"])
+            cols["scales"].append(gold.get("answer_scale"))
+            cols["cids"].append(rec["id"])
+            keys.append((rec["id"], turn, k))
+            per_variant.setdefault(k, {})[(rec["id"], turn)] = text
+    items = metric_call(cols)["items"]
     metric = {key: (it["correct"], it["flexible_correct"]) for key, it in zip(keys, items)}
     mismatches = []
     for k, rows in per_variant.items():
         for (rid, turn), verdict in _scorer_verdicts(records, rows).items():
-            if (rid, turn) in rows and (bool(verdict[0]), bool(verdict[1])) != metric[(rid, k)]:
-                mismatches.append((rid, k, rows[(rid, None)], verdict, metric[(rid, k)]))
+            if (rid, turn) in rows and (bool(verdict[0]), bool(verdict[1])) != metric[(rid, turn, k)]:
+                mismatches.append((rid, turn, k, rows[(rid, turn)], verdict, metric[(rid, turn, k)]))
+    return metric, mismatches
+
+
+def test_numeric_match_gives_the_scorers_verdicts_on_every_finqa_record():
+    records = _built("finqa_tw_test.jsonl")
+    metric, mismatches = _parity(records, [(rec, None, rec) for rec in records], lambda c: metric_fns.numeric_match(
+        c["preds"], metric_fns.reference_strings(c["refs"]), questions=c["questions"], gold_answers=c["golds"],
+        answer_scales=c["scales"], return_items=True))
     assert len(metric) >= 5 * len(records) and not mismatches, mismatches[:10]
     # the variants exercise both verdicts
     assert {v[0] for v in metric.values()} == {True, False}
@@ -70,29 +79,12 @@ def test_numeric_match_gives_the_scorers_verdicts_on_every_finqa_record():
 
 def test_conv_turn_match_gives_the_scorers_verdicts_on_every_convfinqa_turn():
     records = _built("convfinqa_tw_dev.jsonl")
-    preds, refs, questions, golds, cids, scales, keys = [], [], [], [], [], [], []
-    per_variant: dict[int, dict] = {}
-    for rec in records:
-        for turn in schema.units(rec):
-            t = rec["turns"][turn]
-            for k, text in enumerate(_variants(t)):
-                preds.append(text)
-                refs.append(t["answer_value"] if t["answer_value"] is not None else t["answer_text"])
-                questions.append(t["question"])
-                golds.append(t["answer"])
-                scales.append(t.get("answer_scale"))
-                cids.append(rec["id"])
-                keys.append((rec["id"], turn, k))
-                per_variant.setdefault(k, {})[(rec["id"], turn)] = text
-    items = metric_fns.conv_turn_match(preds, metric_fns.reference_strings(refs), cids, questions=questions,
-                                       gold_answers=golds, answer_scales=scales, return_items=True)["items"]
-    metric = {key: (it["correct"], it["flexible_correct"]) for key, it in zip(keys, items)}
-    mismatches = []
-    for k, rows in per_variant.items():
-        for (rid, turn), verdict in _scorer_verdicts(records, rows).items():
-            if (rid, turn) in rows and (bool(verdict[0]), bool(verdict[1])) != metric[(rid, turn, k)]:
-                mismatches.append((rid, turn, k, verdict, metric[(rid, turn, k)]))
-    assert not mismatches, mismatches[:10]
+    units = [(rec, turn, rec["turns"][turn]) for rec in records for turn in schema.units(rec)]
+    metric, mismatches = _parity(records, units, lambda c: metric_fns.conv_turn_match(
+        c["preds"], metric_fns.reference_strings(c["refs"]), c["cids"], questions=c["questions"],
+        gold_answers=c["golds"], answer_scales=c["scales"], return_items=True))
+    assert len(metric) >= 5 * len(units) and not mismatches, mismatches[:10]
+    assert {v[0] for v in metric.values()} == {True, False}
 
 
 def _card_block(metric: str) -> str:

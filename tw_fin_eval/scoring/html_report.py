@@ -62,33 +62,49 @@ def _whisker(lo: float, hi: float, yc: float) -> str:
             f'y2="{yc + 5:.1f}"/><line x1="{hi:.1f}" y1="{yc - 5:.1f}" x2="{hi:.1f}" y2="{yc + 5:.1f}"/></g>')
 
 
+def _svg_open(name: str, title: str, width: int, height: int) -> list[str]:
+    return [f'<svg class="chart" data-chart="{esc(name)}" role="img" aria-label="{esc(title)}" '
+            f'xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
+            f'<text x="10" y="20" font-size="14" font-weight="bold" fill="#1d2733">{esc(title)}</text>']
+
+
+def _tick(xt: float, top: int, height: int, label: str) -> str:
+    return (f'<line x1="{xt:.1f}" y1="{top - 4}" x2="{xt:.1f}" y2="{height - 24}" stroke="#dde3ea"/>'
+            f'<text x="{xt:.1f}" y="{height - 8}" font-size="11" text-anchor="middle" fill="#51606f">{label}</text>')
+
+
+def _row_label(label_width: int, y: float, label: str) -> str:
+    return (f'<text x="{label_width - 8}" y="{y + 16}" font-size="12" text-anchor="end" '
+            f'fill="#1d2733">{esc(label)}</text>')
+
+
+def _bar(b: dict[str, Any], x: Any, x0: str, width: str, y: float, row_h: int, color: str, shown: str,
+         text_x: float) -> str:
+    """One bar (x0 and width already formatted), its 95% whisker when the bar has one, and its value label."""
+    out = (f'<rect class="bar" x="{x0}" y="{y + 4}" width="{width}" height="{row_h - 8}" '
+           f'fill="{color}"><title>{esc(b["label"])}: {shown}</title></rect>')
+    if b.get("lo") is not None and b.get("hi") is not None:
+        out += _whisker(x(b["lo"]), x(b["hi"]), y + row_h / 2)
+    return out + f'<text x="{text_x:.1f}" y="{y + 16}" font-size="11" fill="#1d2733">{shown}</text>'
+
+
 def bar_chart(name: str, title: str, bars: Sequence[dict[str, Any]], *, label_width: int = 260) -> str:
     """Horizontal bars on a 0–100% axis with 95% interval whiskers. bars: {label, value, lo, hi, color?}."""
     width, row_h, top, right = 860, 24, 34, 70
     plot_w = width - label_width - right
     height = top + row_h * max(1, len(bars)) + 28
     x = lambda v: label_width + plot_w * min(1.0, max(0.0, v))  # noqa: E731
-    parts = [f'<svg class="chart" data-chart="{esc(name)}" role="img" aria-label="{esc(title)}" '
-             f'xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-             f'<text x="10" y="20" font-size="14" font-weight="bold" fill="#1d2733">{esc(title)}</text>']
-    for t in range(0, 101, 20):
-        xt = x(t / 100)
-        parts.append(f'<line x1="{xt:.1f}" y1="{top - 4}" x2="{xt:.1f}" y2="{height - 24}" stroke="#dde3ea"/>'
-                     f'<text x="{xt:.1f}" y="{height - 8}" font-size="11" text-anchor="middle" fill="#51606f">{t}%</text>')
+    parts = _svg_open(name, title, width, height)
+    parts += [_tick(x(t / 100), top, height, f"{t}%") for t in range(0, 101, 20)]
     for i, b in enumerate(bars):
         y = top + i * row_h
         v = b.get("value")
-        parts.append(f'<text x="{label_width - 8}" y="{y + 16}" font-size="12" text-anchor="end" '
-                     f'fill="#1d2733">{esc(b["label"])}</text>')
+        parts.append(_row_label(label_width, y, b["label"]))
         if v is None:
             parts.append(f'<text x="{label_width + 4}" y="{y + 16}" font-size="11" fill="#8a96a3">—</text>')
             continue
-        parts.append(f'<rect class="bar" x="{label_width}" y="{y + 4}" width="{x(v) - label_width:.1f}" '
-                     f'height="{row_h - 8}" fill="{b.get("color", BAR)}"><title>{esc(b["label"])}: {pct(v)}</title></rect>')
-        if b.get("lo") is not None and b.get("hi") is not None:
-            parts.append(_whisker(x(b["lo"]), x(b["hi"]), y + row_h / 2))
-        parts.append(f'<text x="{max(x(v), x(b.get("hi") or 0)) + 6:.1f}" y="{y + 16}" font-size="11" '
-                     f'fill="#1d2733">{pct(v)}</text>')
+        parts.append(_bar(b, x, str(label_width), f"{x(v) - label_width:.1f}", y, row_h, b.get("color", BAR),
+                          pct(v), max(x(v), x(b.get("hi") or 0)) + 6))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -101,30 +117,19 @@ def diff_chart(name: str, title: str, bars: Sequence[dict[str, Any]], *, label_w
     span = max([0.05] + [abs(b[k]) for b in bars for k in ("value", "lo", "hi") if b.get(k) is not None])
     x = lambda v: label_width + plot_w * (0.5 + 0.5 * max(-1.0, min(1.0, v / span)))  # noqa: E731
     zero = x(0.0)
-    parts = [f'<svg class="chart" data-chart="{esc(name)}" role="img" aria-label="{esc(title)}" '
-             f'xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-             f'<text x="10" y="20" font-size="14" font-weight="bold" fill="#1d2733">{esc(title)}</text>',
-             f'<line x1="{zero:.1f}" y1="{top - 4}" x2="{zero:.1f}" y2="{height - 24}" stroke="#51606f"/>']
-    for t in (-span, -span / 2, span / 2, span):
-        xt = x(t)
-        parts.append(f'<line x1="{xt:.1f}" y1="{top - 4}" x2="{xt:.1f}" y2="{height - 24}" stroke="#dde3ea"/>'
-                     f'<text x="{xt:.1f}" y="{height - 8}" font-size="11" text-anchor="middle" '
-                     f'fill="#51606f">{100 * t:+.1f}</text>')
+    parts = _svg_open(name, title, width, height)
+    parts.append(f'<line x1="{zero:.1f}" y1="{top - 4}" x2="{zero:.1f}" y2="{height - 24}" stroke="#51606f"/>')
+    parts += [_tick(x(t), top, height, f"{100 * t:+.1f}") for t in (-span, -span / 2, span / 2, span)]
     for i, b in enumerate(bars):
         y = top + i * row_h
         v = b.get("value")
-        parts.append(f'<text x="{label_width - 8}" y="{y + 16}" font-size="12" text-anchor="end" '
-                     f'fill="#1d2733">{esc(b["label"])}</text>')
+        parts.append(_row_label(label_width, y, b["label"]))
         if v is None:
             continue
         x0, x1 = sorted((zero, x(v)))
         color = "#3a9a5b" if v > 0 else "#c0392b" if v < 0 else "#7f8c8d"
-        parts.append(f'<rect class="bar" x="{x0:.1f}" y="{y + 4}" width="{max(1.0, x1 - x0):.1f}" height="{row_h - 8}" '
-                     f'fill="{color}"><title>{esc(b["label"])}: {signed_pct(v)}</title></rect>')
-        if b.get("lo") is not None and b.get("hi") is not None:
-            parts.append(_whisker(x(b["lo"]), x(b["hi"]), y + row_h / 2))
-        parts.append(f'<text x="{max(x(v), x(b.get("hi") or v)) + 6:.1f}" y="{y + 16}" font-size="11" '
-                     f'fill="#1d2733">{signed_pct(v)}</text>')
+        parts.append(_bar(b, x, f"{x0:.1f}", f"{max(1.0, x1 - x0):.1f}", y, row_h, color, signed_pct(v),
+                          max(x(v), x(b.get("hi") or v)) + 6))
     parts.append("</svg>")
     return "".join(parts)
 
