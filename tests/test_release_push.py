@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -167,3 +168,11 @@ def test_offline_upload_fails_clearly_without_leaking_token(release):
     assert proc.returncode == 1
     assert "offline mode" in proc.stderr and "nothing was uploaded" in proc.stderr
     assert TOKEN not in proc.stdout + proc.stderr
+
+
+def test_push_error_messages_drop_the_token_in_every_form():
+    token = "hf_Ab/Cd\\Ef"
+    msg = f"401 for {token} ({token.upper()}) body={json.dumps({'t': token})}"
+    scrubbed = push._scrub(msg, token)
+    assert "Ab/Cd" not in scrubbed and "AB/CD" not in scrubbed and scrubbed.count("[REDACTED]") == 3
+    assert push._scrub("no secret here", None) == "no secret here"

@@ -291,3 +291,24 @@ def test_report_scrubs_credentials_and_query_from_the_judge_url(url, shown):
     from tw_fin_eval.scoring import report
 
     assert report._public_url(url) == shown and "SECRET" not in report._public_url(url)
+
+
+def test_judge_key_env_takes_a_variable_name_never_echoes_a_key(tmp_path, data_file):
+    """The judge key follows the runner's rule (redact.key_from_env): a key pasted as the variable's name is
+    refused with at most 3 characters shown; a named variable that is not set is an error, not a run without
+    a key; a set one is used."""
+    runs = write_jsonl(tmp_path / "runs.jsonl", gold_runs())
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "OPENAI_API_KEY", "JUDGE_API_KEY"}}
+    base = [sys.executable, "-m", "tw_fin_eval", "score", "--data", str(data_file), "--runs", str(runs),
+            "--judge-base-url", "http://127.0.0.1:1/v1", "--judge-model", "j", "--judge-retries", "0"]
+    key = "sk-proj-Ab12Cd34Ef56Gh78Ij90"
+    proc = subprocess.run([*base, "--out", str(tmp_path / "a"), "--judge-api-key-env", key], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "looks like a key" in proc.stderr and "Traceback" not in proc.stderr
+    assert key[:4] not in proc.stdout + proc.stderr and not (tmp_path / "a").exists()
+    proc = subprocess.run([*base, "--out", str(tmp_path / "b"), "--judge-api-key-env", "NOT_SET_ANYWHERE_42"],
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "NOT_SET_ANYWHERE_42 is not set (named by --judge-api-key-env)" in proc.stderr
+    from tw_fin_eval.redact import key_from_env
+
+    assert key_from_env(None, option="--judge-api-key-env", defaults=("NOT_SET_ANYWHERE_42",)) is None

@@ -14,8 +14,9 @@ runner's HTTP client (every server text: replies, error bodies, headers), the ru
 from __future__ import annotations
 
 import json
+import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 REDACTED = "[REDACTED]"
@@ -113,3 +114,23 @@ def looks_like_token(text: str) -> bool:
         return True  # '-', '.', '/', '+', '=' …: not a variable name
     digits = sum(c.isdigit() for c in text)
     return digits >= 3 and any(c.islower() for c in text) and any(c.isupper() for c in text) or digits >= 6
+
+
+def key_from_env(name: str | None, *, option: str, defaults: Sequence[str] = ()) -> str | None:
+    """The API key in environment variable `name`, which the flag `option` named; with no name, the first of
+    `defaults` that is set (None when none is). One rule for the runner's and the judge's keys: a key pasted
+    where its variable's name belongs is refused without echoing it (3 characters at most), and a named
+    variable that is not set is an error rather than an unauthenticated run."""
+    from tw_fin_eval.errors import InputError
+
+    if name is None:
+        return next((v for d in defaults if (v := os.environ.get(d))), None)
+    field = option.lstrip("-").replace("-", "_")
+    if looks_like_token(name) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,99}", name):
+        raise InputError(f"{option} takes the NAME of an environment variable, got {token_preview(name)} "
+                         "(that looks like a key: put it in a variable, e.g. export OPENAI_API_KEY=…, and pass "
+                         "the variable's name)", field=field)
+    value = os.environ.get(name)
+    if not value:
+        raise InputError(f"environment variable {name} is not set (named by {option})", field=field)
+    return value

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tw_fin_eval import paths
+from tw_fin_eval.redact import Redactor
 from tw_fin_eval.release.card import DEFAULT_REPO_ID
 
 TOKEN_ENV = "HF_TOKEN"
@@ -48,7 +49,9 @@ def plan(root: Path) -> tuple[list, list[PlannedFile]]:
 
 
 def _scrub(text: str, token: str | None) -> str:
-    return text.replace(token, "***") if token else text
+    """The token removed in every form a library message may carry it (any case, JSON-escaped): the one
+    redaction rule of the runner and the judge."""
+    return Redactor([token]).scrub(text)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
 
 from tw_fin_eval.data_input import expand_globs
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.redact import looks_like_token, token_preview
+from tw_fin_eval.redact import key_from_env
 from tw_fin_eval.runner.client import DEFAULT_MAX_RESPONSE_BYTES
 from tw_fin_eval.runner.loop import RunConfig, run
 from tw_fin_eval.runner.requests import HISTORY_MODES
@@ -126,17 +124,7 @@ def data_specs(args: argparse.Namespace) -> list[str]:
 
 
 def _api_key(name: str | None) -> str | None:
-    if name is None:
-        return os.environ.get(DEFAULT_KEY_ENV) or None
-    # a key pasted where its variable's name belongs must not be echoed back: show 3 characters at most
-    if looks_like_token(name) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,99}", name):
-        raise InputError(f"--api-key-env takes the NAME of an environment variable, got {token_preview(name)} "
-                         "(that looks like a key: put it in a variable, e.g. export OPENAI_API_KEY=…, and pass "
-                         "the variable's name)", field="api_key_env")
-    value = os.environ.get(name)
-    if not value:
-        raise InputError(f"environment variable {name} is not set (named by --api-key-env)", field="api_key_env")
-    return value
+    return key_from_env(name, option="--api-key-env", defaults=(DEFAULT_KEY_ENV,))
 
 
 def extra_from_json(text: str | None) -> dict:

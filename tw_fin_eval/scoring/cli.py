@@ -21,6 +21,7 @@ import time
 from tw_fin_eval import data_input
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import output_error
+from tw_fin_eval.redact import key_from_env
 from tw_fin_eval.scoring import engine, judge, report
 from tw_fin_eval.scoring.match import Tolerance
 
@@ -73,10 +74,8 @@ def judge_config_from_args(args: argparse.Namespace) -> judge.JudgeConfig:
         if not isinstance(extra, dict):
             raise InputError("--judge-extra must be a JSON object")
         params.update(extra)
-    if args.judge_api_key_env:
-        key = os.environ.get(args.judge_api_key_env)
-    else:
-        key = os.environ.get("JUDGE_API_KEY") or os.environ.get("OPENAI_API_KEY")
+    key = key_from_env(args.judge_api_key_env, option="--judge-api-key-env",
+                       defaults=("JUDGE_API_KEY", "OPENAI_API_KEY"))
     return judge.JudgeConfig(base_url=args.judge_base_url, model=args.judge_model, api_key=key,
                              timeout=args.judge_timeout, max_retries=args.judge_retries,
                              concurrency=args.judge_concurrency, repeats=args.judge_repeats, params=params,
