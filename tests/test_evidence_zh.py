@@ -73,3 +73,48 @@ def test_every_cell_number_survives():
     for number in ("1,234.5", "-7", "0.25%", "2015", "2014"):
         assert number in text, number
     assert nested_brackets(text) == 0
+
+
+def test_ocr_dash_codes_read_as_a_dash_unless_a_gold_computes_with_them():
+    """FinQA tables hold 2014 / 2013 / 2212 where the page printed —, – or −: prose says 「—」, not $ 2014."""
+    table = [["（百萬美元）", "2012", "2011", "2010"], ["未攤銷折價", "$ 2014", "( 2013 )", "2212"],
+             ["基礎營業利益", "$ 2098", "$ 2014", "$ 2014.5"]]
+    assert render_row(table, 1) == "未攤銷折價：2012 年為 —，2011 年為 —，2010 年為 —（單位：百萬美元）。"
+    # a gold program that computes with 2014 makes it a value; other numbers are never touched
+    assert "2011 年為 $ 2014，" in render_row(table, 2, frozenset({2014.0}))
+    assert "2010 年為 $ 2014.5" in render_row(table, 2, frozenset({2014.0}))
+    assert "2011 年為 —" in render_row(table, 2)  # no program uses it: the dash it stands for
+    assert render_row([["", "金額"], ["2015 年營收", "$ 2015"]], 1) == "2015 年營收為 $ 2015。"
+
+
+def test_columns_naming_one_quantity_for_several_years_say_it_once():
+    table = [["（百萬美元）", "營收總額 2017", "營收總額 2016"], ["營收總額", "$ 10530", "$ 10281"],
+             ["歐亞策略事業單位", "1590", "1670"]]
+    assert render_row(table, 1) == "營收總額：2017 年為 $ 10530，2016 年為 $ 10281（單位：百萬美元）。"
+    # under another row label the columns keep their names, year first
+    assert render_row(table, 2) == "歐亞策略事業單位：2017 年營收總額為 1590，2016 年營收總額為 1670（單位：百萬美元）。"
+    assert render_row([["", "2017 年營收", "2016 年營收"], ["營收", "1", "2"]], 1) == "營收：2017 年為 1，2016 年為 2。"
+    # a header that is not a name plus a year is left alone
+    assert "依會計年度之應付款項—2018 為 604.2" in render_row(
+        [["", "依會計年度之應付款項—合計", "依會計年度之應付款項—2018"], ["長期債務", "$ 8290.6", "604.2"]], 1)
+    mixed = render_row([["", "百慕達子公司 2008", "美國子公司 2008"], ["法定資本", "$ 7001", "$ 1"]], 1)
+    assert mixed == "法定資本：2008 年百慕達子公司為 $ 7001，2008 年美國子公司為 $ 1。"
+    # dates are labels, not "a name plus a year"
+    assert render_row([["", "12/31/2011", "2015"], ["餘額", "5", "6"]], 1) == "餘額：2011 年 12 月 31 日為 5，2015 年為 6。"
+
+
+def test_a_year_row_under_a_generic_column_keeps_the_column_word():
+    assert render_row([["（單位：千美元）", "金額"], ["2018", "$ 760000"]], 1) == "2018 年金額為 $ 760000（單位：千美元）。"
+    # with more columns or a named one the generic word is not needed
+    assert render_row([["", "金額", "2015"], ["2018", "1", "2"]], 1) == "2018 年：1，2015 年為 2。"
+
+
+def test_gold_operands_gather_every_program():
+    from tw_fin_eval.records import gold_operands
+    from tw_fin_eval.sources.base import SourceItem
+
+    finqa = SourceItem("finqa", "X/2014/page_1.pdf-1", 1, fields={"program": "divide(2098, 2014), multiply(#0, const_100)"})
+    assert gold_operands(finqa) == frozenset({2098.0, 2014.0})
+    conv = SourceItem("convfinqa", "Single_X", 1, fields={"turns": [{"program": "2013"}, {"program": "subtract(5, 3)"}]})
+    assert gold_operands(conv) == frozenset({2013.0, 5.0, 3.0})
+    assert gold_operands(SourceItem("financeagent", "fa-1", 1)) == frozenset()

@@ -174,3 +174,12 @@ def test_s2tw_table_command_reports_drift(tmp_path, monkeypatch, capsys):
         assert json.loads(path.read_text(encoding="utf-8"))["changes"]["这"] == "這"
     finally:
         rules._s2tw_changes.cache_clear()
+
+
+def test_dash_code_pattern_counts_rendered_2014_values_only():
+    from tw_fin_eval.zhcheck.patterns import PATTERNS
+
+    dash = next(p for p in PATTERNS if p.name == "dash code as a value (table evidence)")
+    assert dash.count("未攤銷折價為 $ 2014，帳面金額為 $ 1000。") == 1
+    assert dash.count("2011 年為 ( 2013 )。") == 1
+    assert dash.count("營收為 $ 2014.5。") == 0 and dash.count("2014 年營收為 $ 5。") == 0

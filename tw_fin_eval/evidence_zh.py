@@ -88,9 +88,18 @@ def _is_word(name: str, value: str) -> str:
     return f"{name}{' ' if re.search(r'[A-Za-z0-9)]$', name) else ''}為 {value}"
 
 
-def _value(cell: str) -> str:
-    """The cell's number written once: 「27% ( 27 % )」 → 「27%」, 「$ -32 ( 32 )」 → 「$ -32」."""
-    cell = _PCT_DUP_RE.sub(r"\1%", cell.strip())
+# FinQA's tables hold the OCR code of a dash where the page printed one: 2014 (—), 2013 (–), 2212 (−)
+_DASH_CODE_RE = re.compile(r"\(?\s*\$?\s*\(?\s*(2013|2014|2212)\s*\)?\s*\)?")
+
+
+def _value(cell: str, keep: frozenset[float] = frozenset()) -> str:
+    """The cell's number written once: 「27% ( 27 % )」 → 「27%」, 「$ -32 ( 32 )」 → 「$ -32」; a dash code
+    (「$ 2014」 for —) reads 「—」 unless a gold program computes with that number (`keep`): then it is one."""
+    cell = cell.strip()
+    m = _DASH_CODE_RE.fullmatch(cell)
+    if m and float(m.group(1)) not in keep:
+        return "—"
+    cell = _PCT_DUP_RE.sub(r"\1%", cell)
     return _NEG_DUP_RE.sub(r"-\1", cell)
 
 
@@ -105,8 +114,44 @@ def header_is_data(header: list[str]) -> bool:
                for c in cells)
 
 
-def render_row(table: list[list[str]], row: int) -> str:
-    """The zh-TW sentence for row `row` of a translated table (see the module docstring)."""
+_TIME_FIRST_RE = re.compile(r"((?:19|20)\d\d) ?年?\s*(\S.*)")
+_TIME_LAST_RE = re.compile(r"(\S.*?)\s*((?:19|20)\d\d)(?: ?年)?")
+
+
+def _time_and_rest(name: str) -> tuple[str, str] | None:
+    """「2017 年營收總額」 or 「營收總額 2017」 → ("2017 年", "營收總額"); None when the name holds no year."""
+    if _is_time(_date_label(name)):  # 「2015」, 「12/31/2011」: a date, nothing to split
+        return None
+    for pattern, t, r in ((_TIME_FIRST_RE, 1, 2), (_TIME_LAST_RE, 2, 1)):
+        m = pattern.fullmatch(name)
+        rest = m.group(r).strip() if m else ""
+        # the rest must be a name: not 「年」, not a date's continuation (「1 月 1 日負債」), not a structured
+        # header (「各年度合約義務：」), no second year
+        if (rest and not rest.startswith("年") and not rest[0].isdigit() and not re.search(r"[：:]", rest)
+                and not re.search(r"[—–\-、，,]$", rest) and not _YEAR_RE.search(rest)
+                and re.search(r"[^\W\d_]", rest)):
+            return f"{m.group(t)} 年", rest
+    return None
+
+
+def _factor_common_name(label: str, columns: list[tuple[str, str]]) -> tuple[str, list[tuple[str, str]]]:
+    """Columns that all name the row's own quantity for different years (row 「營收總額」 under 「營收總額 2017」,
+    「營收總額 2016」) say it once: 「營收總額：2017 年為 $ 10530，…」. Under another row label the columns keep
+    their names (「歐亞策略事業單位：2017 年營收總額為 1590」): which of the two words leads is not ours to guess."""
+    named = [name for name, _ in columns if name]
+    split = [_time_and_rest(name) for name in named]
+    if len(named) < 2 or any(p is None for p in split) or len({p[1] for p in split}) != 1:
+        return label, columns
+    common = split[0][1]
+    if label and not label.endswith(common):
+        return label, columns
+    times = iter(p[0] for p in split)
+    return label or common, [(next(times) if name else name, unit) for name, unit in columns]
+
+
+def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozenset()) -> str:
+    """The zh-TW sentence for row `row` of a translated table (see the module docstring). `keep`: numbers the
+    gold programs compute with (a dash code among them is a value, not a dash)."""
     header = table[0] if table else []
     cells = table[row]
     label = _date_label(cells[0]) if cells else ""
@@ -116,15 +161,25 @@ def render_row(table: list[list[str]], row: int) -> str:
     if lead in _GENERIC_TIME_LEADS and _is_time(label):
         lead = ""  # 「年度」 over a column of years says nothing the label does not
     columns: list[tuple[str, str]] = []  # (column name, unit)
+    generic = ""  # the one generic column name (「金額」), said after a time label that is the whole subject
     for c in range(1, len(cells)):
         name, unit = ("", "") if no_header or c >= len(header) else _split_unit(header[c])
-        name = "" if name in _GENERIC_COLUMNS else _date_label(name)
+        if name in _GENERIC_COLUMNS:
+            generic = name if len(cells) == 2 else ""
+            name = ""
+        else:
+            split = _time_and_rest(name)  # a flattened two-level header 「營收總額 2017」 reads 「2017 年營收總額」
+            year_last = split is not None and not name.startswith(split[0][:4])
+            name = _value(f"{split[0]}{split[1]}") if year_last else _date_label(name)
         columns.append((name, unit or corner_unit))
+    label, columns = _factor_common_name(label, columns)
+    if generic and _is_time(label) and not lead:
+        label += generic  # 「2018 年金額為 $ 760000」, not 「2018 年為 …」
     units = {u for _, u in columns}
     shared_unit = units.pop() if len(units) == 1 else ""
     parts = []
     for (name, unit), cell in zip(columns, cells[1:]):
-        value = _value(cell)
+        value = _value(cell, keep)
         if not value:
             continue
         own = _unit_suffix(unit) if unit and not shared_unit else ""

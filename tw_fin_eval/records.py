@@ -42,19 +42,28 @@ def record_id(subset: str, index: int) -> str:
     return get_spec(subset).id_format.format(index)
 
 
-def render_table_evidence(table: list[list[str]], row: int) -> str:
+def render_table_evidence(table: list[list[str]], row: int, keep: frozenset[float] = frozenset()) -> str:
     """zh-TW sentence for table row evidence, rendered from the *translated* table so it always agrees
     with it: 「2015 年淨營收為 $ 5829（單位：百萬美元）。」 (the wording lives in evidence_zh.render_row)."""
-    return evidence_zh.render_row(table, row)
+    return evidence_zh.render_row(table, row, keep)
+
+
+def gold_operands(item: SourceItem) -> frozenset[float]:
+    """The literal numbers the item's programs compute with (FinQA's program, every ConvFinQA turn's)."""
+    from tw_fin_eval.sources.amount_scale import program_literals
+
+    programs = [item.fields.get("program")] + [t.get("program") for t in item.fields.get("turns") or []]
+    return frozenset(v for p in programs if p for v in program_literals(p))
 
 
 def zh_evidence(item: SourceItem, ov: Overlay) -> list[str]:
     """The evidence in the English order: table rows rendered from the translated table, text evidence
     from the overlay."""
     zh_table = ov.data.get("table") or []
+    keep = gold_operands(item)
     out = []
     for e in item.evidence:
-        out.append(render_table_evidence(zh_table, e.row) if e.is_table else ov.data["evidence"][e.key])
+        out.append(render_table_evidence(zh_table, e.row, keep) if e.is_table else ov.data["evidence"][e.key])
     return out
 
 

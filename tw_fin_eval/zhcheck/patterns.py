@@ -78,6 +78,9 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("x% ( x % ) (prose)", _regex(_PCT_DUP), PROSE),
     Pattern("x% ( x % ) (table evidence)", _regex(_PCT_DUP), RENDERED),
     Pattern("-x ( x ) (prose)", _regex(_NEG_DUP), PROSE),
+    # FinQA's OCR code of a dash (2014 = —) read as a value: 「未攤銷折價為 $ 2014」 (kept where a gold uses it)
+    Pattern("dash code as a value (table evidence)", _regex(r"為 \(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?(?=[，。（；]|$)"),
+            RENDERED),
     *(Pattern(f"term {t}", _regex(re.escape(t)), ALL) for t in TERMS),
 )
 
