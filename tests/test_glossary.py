@@ -113,6 +113,11 @@ def test_translator_decisions_are_in_the_term_table(glossary):
      "第 1 類資本比率為 12.1%（12.1 %）及其他 1 項", "第一類資本比率為 12.1%（12.1 %）及其他 1 項"),
     ("tier 2 capital of $ 2.5 billion", "第 2 類資本 25 億美元", "第二類資本 25 億美元"),
     ("level 3 assets of $ 3 million", "第三等級資產 $ 3 百萬", "第 3 等級資產 $ 3 百萬"),
+    ("receivables - trade and other", "應收款項—貿易及其他", "應收帳款及其他應收款"),
+    ("trade receivables net", "應收貿易款項淨額", "應收帳款淨額"),
+    ("quarter ended june 30", "截至 6 月 30 日之季度", "截至 6 月 30 日止季度"),
+    ("fiscal years ending may 31", "截至 5 月 31 日之會計年度", "截至 5 月 31 日止會計年度"),
+    ("carryforwards that expire in periods through 2035", "扣抵，其到期期間延續至 2035 年", "扣抵，將於 2035 年以前陸續到期"),
 ])
 def test_decided_renderings_are_enforced(en, bad, good):
     """The losing variant of a translators' DECISION is reported even where the numeral rule cannot see it."""
