@@ -41,7 +41,7 @@ def clean_latex(text: str) -> str:
     out = text
     for _ in range(3):
         out = _LATEX_WRAP.sub(r"\1", out)
-    out = (out.replace("\\%", "%").replace("\\$", "$").replace("\\,", "").replace("\\!", "")
+    out = (out.replace("\\times", "×").replace("\\%", "%").replace("\\$", "$").replace("\\,", "").replace("\\!", "")
            .replace("\\ ", " ").replace("**", "").replace("\\left", "").replace("\\right", ""))
     return out
 
@@ -96,7 +96,7 @@ _OPEN, _CLOSE = "（([【", "）)]】"
 _LONE_NUMBER = re.compile(r"[\s$NT]*-?[\d,.]+\s*[%]?\s*")
 
 
-def _drop_asides(line: str) -> str:
+def drop_asides(line: str) -> str:
     """Remove bracketed asides — 「7,947（= (9,557 + 6,337) ÷ 2）」, "747 (574 for pensions …)" — keeping a
     bracketed lone number, which is an accounting negative ("(1,234)")."""
     if not any(c in line for c in _OPEN):
@@ -165,7 +165,7 @@ def read_answer_line(line: str) -> LineReading:
     inner = last_boxed(text)
     if inner is not None:
         text = clean_latex(inner)
-    text = _drop_asides(text)
+    text = drop_asides(text)
     clauses = _CLAUSE_SPLIT.split(text)
     for clause in clauses:
         reading = _read_clause(clause)

@@ -57,6 +57,7 @@ PATH_PERCENT = "percent"
 PATH_BARE = "bare_numeral"
 PATH_SCALE = "question_unit"  # 「5,000 萬美元」 for gold 50 when the question asks in 百萬美元
 PATH_CONTEXT = "context_unit"  # 「7.72 億美元」 for gold 772 when the record's unit (answer_scale) is millions
+PATH_POINTS = "percentage_points"  # 「16.58 個百分點」 for a gold of 16.58 percentage points
 PATH_UNSIGNED = "direction_in_question"  # 「7.95%」 for gold −0.0795 when the question asks for the decrease
 
 
@@ -125,7 +126,7 @@ def is_bps_question(*questions: str | None) -> bool:
 
 
 # The asked quantity is a decrease: 「減少了多少」, 「下降的百分比」, 「減幅」, "percentage decrease", "decline in".
-_DIRECTION = re.compile(r"(?:減少|下降|下跌|降低|縮減|衰退)了?(?:多少|幾|的?(?:百分比|幅度|比率|比例|金額|數額|數))|減幅|跌幅|"
+_DIRECTION = re.compile(r"(?:減少|下降|下跌|降低|縮減|衰退)了?(?:百分之)?(?:多少|幾|的?(?:百分比|幅度|比率|比例|金額|數額|數))|減幅|跌幅|"
                         r"\b(?:decrease|decline|drop|reduction)\b", re.I)
 
 
@@ -136,8 +137,10 @@ def direction_in_question(*questions: str | None) -> bool:
     return any(q and _DIRECTION.search(asked_part(q)[0]) for q in questions)
 
 
-_SCALE = re.compile(r"(?:以|單位[:：]?|[（(])\s*(?:新台幣|新臺幣|美元|美金)?\s*(千萬|百萬|十億|千|萬|億|"
-                    r"thousands?|millions?|billions?)(?:美元|元|美金|股|平方英尺)?\s*(?:計|表示|[)）])", re.I)
+_SCALE = re.compile(r"(?:(?:以|單位[:：]?|[（(])\s*(?:新台幣|新臺幣|美元|美金)?\s*(千萬|百萬|十億|千|萬|億|"
+                    r"thousands?|millions?|billions?)(?:美元|元|美金|股|平方英尺)?\s*(?:計|表示|[)）])"
+                    # 「換算成十億美元是多少」, 「減少了多少百萬股」: the unit the asked amount is stated in
+                    r"|(?:換算成|換算為|折合|多少|幾)\s*(千萬|百萬|十億|千|萬|億)(?:美元|元|美金|股|桶|平方英尺|單位))", re.I)
 _SCALE_FACTOR = {"千": 1e3, "萬": 1e4, "百萬": 1e6, "千萬": 1e7, "億": 1e8, "十億": 1e9, "thousand": 1e3,
                  "million": 1e6, "billion": 1e9}
 
@@ -145,7 +148,7 @@ _SCALE_FACTOR = {"千": 1e3, "萬": 1e4, "百萬": 1e6, "千萬": 1e7, "億": 1e
 @functools.lru_cache(maxsize=8192)
 def _question_scale(question: str) -> float | None:
     m = _SCALE.search(normalize(question))
-    return _SCALE_FACTOR[m.group(1).lower().rstrip("s")] if m else None
+    return _SCALE_FACTOR[(m.group(1) or m.group(2)).lower().rstrip("s")] if m else None
 
 
 def question_scale(*questions: str | None) -> float | None:
@@ -220,6 +223,9 @@ def _number_matches(num: Num, gold_value: float, percent_question: bool, bps_que
         return PATH_CONTEXT
     if num.multiplier != 1.0 and not num.percent and tol.close(num.bare, gold_value):
         return PATH_BARE
+    # 「減少 16.58 個百分點」 for a gold counted in percentage points (displayed −16.58, not as a percent)
+    if "百分點" in num.text and tol.close(num.bare, gold_value):
+        return PATH_POINTS
     return None
 
 

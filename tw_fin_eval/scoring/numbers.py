@@ -1,6 +1,6 @@
 """Reading numbers out of model answers and gold strings — the one place for number parsing.
 
-Handled: thousands separators (``1,234,567``), full-width digits and signs (``１２３``, ``－``, ``％``),
+Handled: thousands separators (``1,234,567``), scientific notation (``2.68e7``, ``8.5929 × 10^4``, ``3×10⁻²``), full-width digits and signs (``１２３``, ``－``, ``％``),
 ``−`` (U+2212) and other dash minus signs, 「負 94」, accounting negatives ``(1,234)``, ``%``/``％``/``百分之``/
 ``個百分點``, basis points (``bps``, ``基點``), currency marks before or after the numeral (``NT$``,
 ``US$``, ``$``, ``新台幣``, ``元``, ``美元``), Chinese multipliers 千/萬/百萬/千萬/億/十億/兆 (``1.2億`` =
@@ -58,6 +58,7 @@ _NUM_RE = re.compile(
     (?<![0-9A-Za-z_])                       # digits glued to letters are names (Q3, FY2015), not quantities
     (?P<num>(?:\d{{1,3}}(?:,\d{{3}})+(?![\d])|\d+)(?:\.\d+)?|\.\d+)
     (?P<exp>[eE][-+]?\d{{1,3}}(?![\w]))?
+    (?P<exp10>[ ]?[×xX*][ ]?10[ ]?(?:\^|\*\*)[ ]?\{{?[-+]?\d{{1,3}}\}}?|[ ]?[×xX*][ ]?10[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{{1,3}})?
     (?:[ ]?(?P<unit>{_UNIT})(?![A-Za-z]))?
     (?:[ ]?(?P<cur2>{_CURRENCY_AFTER})(?![A-Za-z]))?
     (?P<rparen>{_SP}\))?
@@ -127,13 +128,27 @@ def _unit_info(unit: str | None, pct_prefix: bool) -> tuple[str | None, float]:
     return (u if u in MULTIPLIERS else unit), MULTIPLIERS.get(u, MULTIPLIERS.get(unit, 1.0))
 
 
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+
+
+def _times_ten(exp10: str) -> float:
+    """「× 10^4」, 「x10**-3」, 「×10⁴」, 「× 10^{4}」 → 10 to that power."""
+    power = re.search(r"10(?:\^|\*\*)?\s?\{?([-+]?\d+|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)\}?$", exp10.strip())
+    return 10.0 ** int(power.group(1).translate(_SUPERSCRIPT)) if power else 1.0
+
+
+def _numeral(num: str, exp: str | None, exp10: str | None) -> float:
+    bare = float(num.replace(",", "") + (exp or "")) if (exp or "," in num) else float(num)
+    return bare * _times_ten(exp10) if exp10 else bare
+
+
 def find_numbers(text: str) -> list[Num]:
     """Every number in `text`, left to right, with its position and both readings."""
     norm = normalize(text)
     out: list[Num] = []
     for m in _NUM_RE.finditer(norm):
-        lparen, sign, pct_prefix, cur, sign2, num, exp, unit_word, cur2, rparen = m.groups()
-        bare = float(num.replace(",", "") + (exp or "")) if (exp or "," in num) else float(num)
+        lparen, sign, pct_prefix, cur, sign2, num, exp, exp10, unit_word, cur2, rparen = m.groups()
+        bare = _numeral(num, exp, exp10)
         if ((sign in ("-", "負")) ^ (sign2 == "-")) or (lparen and rparen):  # (1,234): accounting negative
             bare = -bare
         start, end = m.span()
@@ -154,8 +169,9 @@ def scan_values(text: str) -> list[tuple[float, float, bool]]:
     """(value, bare, percent) of every number in `text` — the fast path for step_recall, same regex and
     same readings as `find_numbers` (compound 「1億2,000萬」 is read as its two parts here)."""
     out = []
-    for lparen, sign, pct_prefix, _cur, sign2, num, exp, unit_word, _cur2, rparen in _NUM_RE.findall(normalize(text)):
-        bare = float(num.replace(",", "") + exp) if (exp or "," in num) else float(num)
+    for lparen, sign, pct_prefix, _cur, sign2, num, exp, exp10, unit_word, _cur2, rparen in _NUM_RE.findall(
+            normalize(text)):
+        bare = _numeral(num, exp, exp10)
         if ((sign in ("-", "負")) ^ (sign2 == "-")) or (lparen and rparen):
             bare = -bare
         if unit_word or pct_prefix:

@@ -304,6 +304,33 @@ def _norm_label(text: str) -> str:
     return _LABEL_STRIP.sub("", text or "").lower()
 
 
+_OPTION_BRACKET = re.compile(r"[（(]\s*(?:請回答|請選擇|回答)?\s*([^（）()]{1,60}?)\s*[)）]")
+_OPTION_ASK = re.compile(r"(?:請回答|請選擇|回答)\s*([^（）()。？?；;]{1,60}?)\s*(?:[)）。？?；;]|$)")
+_OPTION_SPLIT = re.compile(r"\s*(?:／|/|、|或)\s*")
+_QUOTED = re.compile(r"「([^「」]{1,8})」")
+_FUND = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{2}投信[\u4e00-\u9fff]{2,12}?基金|(?<=[與和及、，])[\u4e00-\u9fff]{2}投信[\u4e00-\u9fff]{2,12}?基金")
+
+
+@functools.lru_cache(maxsize=4096)
+def question_labels(question: str | None) -> frozenset[str]:
+    """The answer options a FinChain question states itself: 「（低／中／高）」, 「（請回答保守型、穩健型或積極型）」,
+    the quoted grades of a rule (為「賣壓強」…為「賣壓弱」), and the funds a 「請回答基金名稱」 question compares.
+    The seeds shipped with a template may all share one gold, so the seeds alone can miss a label."""
+    q = match.normalize(question or "")
+    options: set[str] = set()
+    for pattern in (_OPTION_BRACKET, _OPTION_ASK):
+        for m in pattern.finditer(q):
+            parts = [p.strip("「」『』\"' ") for p in _OPTION_SPLIT.split(m.group(1))]
+            if len(parts) >= 2 and all(0 < len(p) <= 16 and not re.search(r"\d|名稱", p) for p in parts):
+                options.update(parts)
+    quoted = [m.group(1) for m in _QUOTED.finditer(q) if not re.search(r"\d", m.group(1))]
+    if len(quoted) >= 2:
+        options.update(quoted)
+    if "名稱" in q:
+        options.update(_FUND.findall(q))
+    return frozenset(_norm_label(o) for o in options if _norm_label(o))
+
+
 class FinChainScorer(TaskScorer):
     task_type = "numeric_cot"
     report_columns = (ReportColumn("mean_step_precision", "step_precision"), ReportColumn("mean_step_f1", "step_f1"))
@@ -336,6 +363,7 @@ class FinChainScorer(TaskScorer):
     def _label_set(self, record: dict[str, Any]) -> set[str]:
         base = set(self.labels.get(record.get("template_id") or record.get("subcategory") or "?", set()))
         base.add(_norm_label(record["answer_text"]))
+        base |= question_labels(record.get("question"))
         out = set(base)
         for lab in base:
             if not lab.startswith(_NEGATORS):
@@ -344,7 +372,15 @@ class FinChainScorer(TaskScorer):
 
     def keyword(self, record: dict[str, Any], conclusion: str | None) -> bool | None:
         """True/False when the conclusion names exactly one label of the template's set (for yes/no labels:
-        says yes or no, as a word or as the question's predicate), else None."""
+        says yes or no, as a word or as the question's predicate), else None. A bracketed aside
+        (「分開計稅（比合併計稅少繳 NT$32,375）」) is not the conclusion: it is read without it first."""
+        if conclusion and extract.drop_asides(conclusion).strip() not in ("", conclusion.strip()):
+            decided = self._keyword(record, extract.drop_asides(conclusion))
+            if decided is not None:
+                return decided
+        return self._keyword(record, conclusion)
+
+    def _keyword(self, record: dict[str, Any], conclusion: str | None) -> bool | None:
         gold = _norm_label(record["answer_text"])
         text = _norm_label(conclusion or "")
         if not text:

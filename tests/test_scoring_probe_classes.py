@@ -1,0 +1,106 @@
+"""The classes a blind adversarial probe (tests/fixtures/adversarial_outputs_2.jsonl) found, each with accepts
+and rejects: scientific notation, 「減少了百分之多少」, a unit the question names without brackets, golds in
+percentage points, the options a FinChain question lists, and bracketed asides in a categorical conclusion."""
+
+from __future__ import annotations
+
+import pytest
+
+from tw_fin_eval.scoring import engine, match, tasks
+from tw_fin_eval.scoring.numbers import find_numbers, scan_values
+
+
+@pytest.mark.parametrize("text, value", [
+    ("8.5929 × 10^4", 85929.0), ("3×10⁻²", 0.03), ("1.2 x 10**3 元", 1200.0), ("2.68e7", 2.68e7),
+    ("-4.5 × 10^{2}", -450.0),
+])
+def test_scientific_notation_is_one_number(text, value):
+    nums = find_numbers(text)
+    assert len(nums) == 1 and nums[0].value == pytest.approx(value)
+    assert [v for v, _, _ in scan_values(text)] == pytest.approx([value])
+
+
+@pytest.mark.parametrize("text", ["3 x 10 個", "2015 x 10", "乘數 5 × 10"])
+def test_a_product_is_not_scientific_notation(text):
+    assert len(find_numbers(text)) == 2
+
+
+def _numeric(response: str, gold: float, question: str, answer: str | None = None, scale: int | None = None):
+    return match.match_numeric(response, gold, gold_answer=answer, questions=[question], answer_scale=scale)
+
+
+def test_latex_times_ten_in_the_answer_line():
+    assert _numeric("答案：$8.5929 \\times 10^{4}$", 85929.0, "淨影響是多少（以千計）？").correct
+    assert not _numeric("答案：$8.5929 \\times 10^{3}$", 85929.0, "淨影響是多少（以千計）？").correct
+
+
+def test_decrease_asked_as_a_percent_allows_either_sign():
+    q = "2016 年至 2017 年間，淨營收減少了百分之多少？"
+    assert _numeric("答案：-0.33%", 0.00327, q, ".33%").correct
+    assert _numeric("答案：0.33%", 0.00327, q, ".33%").correct
+    assert not _numeric("答案：-0.33%", 0.00327, "2016 年至 2017 年間，淨營收增加了百分之多少？", ".33%").correct
+
+
+@pytest.mark.parametrize("question, gold, right, wrong", [
+    ("換算成十億美元是多少？", 6.95522, "答案：69.55 億美元", "答案：69.55"),
+    ("這三年的金額換算成百萬美元是多少？", 1041.531, "答案：10.42 億美元", "答案：10.42"),
+    ("在此期間，股票買回計畫使流通在外股數減少了多少百萬股？", 78.0, "答案：7,800 萬股", "答案：7,800"),
+])
+def test_a_unit_named_without_brackets_accepts_the_amount_in_another_unit(question, gold, right, wrong):
+    assert match.question_scale(question) is not None
+    assert _numeric(right, gold, question).correct
+    assert _numeric("答案：" + str(gold), gold, question).correct
+    assert not _numeric(wrong, gold, question).correct
+    # without a stated unit (and no known answer_scale) an amount in 億 is not taken for the bare gold
+    assert not _numeric(right, gold, "淨利是多少？").correct
+
+
+def test_percentage_points_against_a_gold_counted_in_points():
+    q = "請計算本月前五大地址集中度較上月變動多少個百分點（減少以負數表示）。（四捨五入至小數點後第 2 位）"
+    kw = dict(gold_answer="-16.58", questions=[q], display_decides=True)
+    assert match.match_numeric("答案：減少 16.58 個百分點", -16.5823, **kw).correct
+    assert match.match_numeric("答案：-16.58 個百分點", -16.5823, **kw).correct
+    assert not match.match_numeric("答案：增加 16.58 個百分點", -16.5823, **kw).correct
+    assert not match.match_numeric("答案：減少 15.58 個百分點", -16.5823, **kw).correct
+    assert not match.match_numeric("答案：-16.58%", -16.5823, **kw).correct  # a percent is not a point here
+
+
+_KYC = ("總分低於 4 分為低風險，4（含）至 8 分為中風險，8 分（含）以上為高風險。請判斷其風險等級（低／中／高）。")
+
+
+def _categorical(response: str, gold: str, question: str, siblings: tuple[str, ...] = ()):
+    rec = {"id": "finchain_tw-9001", "dataset": "FinChain-TW", "task_type": "numeric_cot", "category": "c",
+           "subcategory": "kyc", "difficulty": "進階", "question": question, "answer": gold, "answer_value": None,
+           "answer_text": gold, "steps": [], "answer_type": "categorical", "template_id": "t_probe", "seed": 0}
+    others = [dict(rec, id=f"finchain_tw-90{i + 2:02d}", answer_text=s, answer=s) for i, s in enumerate(siblings)]
+    runs = engine.RunsIndex()
+    runs.success[(rec["id"], None)] = {"response": response}
+    item = next(it for it in engine.score([rec, *others], runs, progress=False).items if it.id == rec["id"])
+    return "pending" if item.status == tasks.PENDING else item.correct
+
+
+def test_the_options_a_question_lists_are_labels_even_when_no_seed_has_them():
+    # every seed of the template has the gold 中: 低 is still a label, so 「答案：低」 is wrong, not pending
+    assert tasks.question_labels(_KYC) >= {"低", "中", "高"}
+    assert _categorical("答案：低", "中", _KYC) is False
+    assert _categorical("答案：中", "中", _KYC) is True
+    assert _categorical("答案：中高風險", "中", _KYC) == "pending"  # two labels glued: undecided
+    q = "請問哪一種方式的稅負較低？（請回答合併計稅或分開計稅）"
+    assert tasks.question_labels(q) == {"合併計稅", "分開計稅"}
+    assert _categorical("答案：合併計稅", "分開計稅", q) is False
+    funds = ("無風險利率為 2.75%。靖峰投信高股息基金年報酬率 11.00%；沐嵐投信亞太收益基金年報酬率 17.80%。"
+             "以夏普比率衡量，哪一檔較佳？（請回答基金名稱）")
+    assert tasks.question_labels(funds) == {"靖峰投信高股息基金", "沐嵐投信亞太收益基金"}
+    assert tasks.question_labels("靖峰投信高股息基金與沐嵐投信亞太收益基金何者較佳？（請回答基金名稱）") == {
+        "靖峰投信高股息基金", "沐嵐投信亞太收益基金"}
+    assert _categorical("答案：靖峰投信高股息基金", "沐嵐投信亞太收益基金", funds) is False
+    # a question without options adds nothing
+    assert tasks.question_labels("請計算稅額（四捨五入至整數）。") == frozenset()
+
+
+def test_a_bracketed_aside_is_not_the_conclusion():
+    q = "請問哪一種方式的稅負較低？（請回答合併計稅或分開計稅）"
+    assert _categorical("答案：分開計稅（比合併計稅少繳 NT$32,375）", "分開計稅", q) is True
+    assert _categorical("答案：合併計稅（比分開計稅多繳 NT$32,375）", "分開計稅", q) is False
+    assert _categorical("答案：（分開計稅）", "分開計稅", q) is True  # the whole answer bracketed
+    assert _categorical("答案：介於合併計稅與分開計稅之間", "分開計稅", q) == "pending"
