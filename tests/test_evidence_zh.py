@@ -118,3 +118,12 @@ def test_gold_operands_gather_every_program():
     conv = SourceItem("convfinqa", "Single_X", 1, fields={"turns": [{"program": "2013"}, {"program": "subtract(5, 3)"}]})
     assert gold_operands(conv) == frozenset({2013.0, 5.0, 3.0})
     assert gold_operands(SourceItem("financeagent", "fa-1", 1)) == frozenset()
+
+
+def test_a_table_of_years_without_a_label_column_keeps_its_unit_row():
+    table = [["2004", "2003", "2002"], ["（單位：千）", "（單位：千）", "（單位：千）"], ["$ 61592", "$ 19064", "$ 7046"]]
+    assert render_row(table, 2) == "2004 年為 $ 61592，2003 年為 $ 19064，2002 年為 $ 7046（單位：千）。"
+    assert render_row(table, 1) == "各年度金額（單位：千）。"
+    # a row with a label is not "unlabelled", and a header that is not all years is rendered as before
+    assert "營收" in render_row([["2004", "2003"], ["營收", "$ 5"]], 1)
+    assert render_row([["", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1) == "營收：2015 年為 $ 10，2014 年為 $ 9。"

@@ -149,11 +149,43 @@ def _factor_common_name(label: str, columns: list[tuple[str, str]]) -> tuple[str
     return label or common, [(next(times) if name else name, unit) for name, unit in columns]
 
 
+def _is_value(cell: str) -> bool:
+    return bool(re.fullmatch(r"[\s$\d,.\-()%]*\d[\s$\d,.\-()%]*", cell))
+
+
+def _row_unit(cells: list[str]) -> str:
+    """The unit when every cell of a row only states one (「（單位：千）」 under every year), else ""."""
+    corners = [_corner(c) for c in cells]
+    units = {u for _, u in corners}
+    return units.pop() if cells and len(units) == 1 and all(not lead for lead, _ in corners) else ""
+
+
+def _unit_row(table: list[list[str]]) -> str:
+    return next((u for cells in table[1:] if (u := _row_unit(cells))), "")
+
+
+def _render_unlabelled(table: list[list[str]], row: int, keep: frozenset[float]) -> str | None:
+    """A table whose header is all years and whose rows carry no label (ETR: years, a unit row, the values):
+    「2004 年為 $ 61592，2003 年為 $ 19064…（單位：千）。」"""
+    header, cells = table[0], table[row]
+    if len(header) != len(cells) or not cells or not all(_is_time(_date_label(h)) for h in header):
+        return None
+    if (unit := _row_unit(cells)):
+        return f"各年度金額{_unit_suffix(unit)}。"
+    if not all(_is_value(c) for c in cells if c.strip()):
+        return None
+    parts = [_is_word(_date_label(h), _value(c, keep)) for h, c in zip(header, cells) if c.strip()]
+    unit = _unit_row(table)
+    return "，".join(parts) + (_unit_suffix(unit) if unit else "") + "。"
+
+
 def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozenset()) -> str:
     """The zh-TW sentence for row `row` of a translated table (see the module docstring). `keep`: numbers the
     gold programs compute with (a dash code among them is a value, not a dash)."""
     header = table[0] if table else []
     cells = table[row]
+    if row > 0 and (unlabelled := _render_unlabelled(table, row, keep)) is not None:
+        return unlabelled
     label = _date_label(cells[0]) if cells else ""
     no_header = header_is_data(header) if header else True
     lead, corner_unit = ("", "") if no_header or not header else _corner(header[0])
