@@ -7,7 +7,13 @@ FinChain-TW items, each verdict written before the scorer was run:
   models) written blind — by a writer who read only the stated rules (README, metric cards), not the scorer.
   The scorer agreed on 300 of 308 (97.4%) when it was first run; the 8 disagreements were classes fixed since
   (scientific notation, 「減少了百分之多少」, a unit named without brackets, 「個百分點」 golds, options the
-  question lists, bracketed asides in a categorical conclusion).
+  question lists, bracketed asides in a categorical conclusion);
+- tests/fixtures/adversarial_outputs_3.jsonl: 359 outputs in nine styles (adding Gemma and Mistral), a second blind
+  writer who avoided the first set's items. First run: 350 of 359 (97.5%). Two of the nine were adjudication
+  slips, re-adjudicated with the reason in the case's note (a gold recomputed from the table instead of the
+  stored one; a rule sentence the writer had not seen yet); seven were classes fixed since (hedged yes/no
+  «應該是», «一成» = 10%, «由 A 減 B 得 C», a basis-point question answered in points, a bare unconverted figure
+  for «換算成百萬», numbers in English words, «2.9%–3.0%» as a range).
 
 Every case must agree with the headline (strict) verdict; a regression in any class shows up as the cases it
 breaks."""
@@ -20,7 +26,7 @@ from pathlib import Path
 from tw_fin_eval.scoring import engine
 
 FIXTURES = [Path(__file__).parent / "fixtures" / name
-            for name in ("adversarial_outputs.jsonl", "adversarial_outputs_2.jsonl")]
+            for name in ("adversarial_outputs.jsonl", "adversarial_outputs_2.jsonl", "adversarial_outputs_3.jsonl")]
 
 
 def load_cases(fixture: Path | None = None) -> list[dict]:

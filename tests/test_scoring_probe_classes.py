@@ -104,3 +104,60 @@ def test_a_bracketed_aside_is_not_the_conclusion():
     assert _categorical("答案：合併計稅（比分開計稅多繳 NT$32,375）", "分開計稅", q) is False
     assert _categorical("答案：（分開計稅）", "分開計稅", q) is True  # the whole answer bracketed
     assert _categorical("答案：介於合併計稅與分開計稅之間", "分開計稅", q) == "pending"
+
+
+# ---- the second blind probe (tests/fixtures/adversarial_outputs_3.jsonl) -------------------------------------
+
+@pytest.mark.parametrize("answer, want", [("應該是", "yes"), ("應該不是", "no"), ("我認為否", "no"), ("判斷為是", "yes"),
+                                          ("應是", "yes")])
+def test_a_hedged_yes_or_no_is_still_the_answer(answer, want):
+    assert match.match_yes_no(f"答案：{answer}", want).correct
+    assert not match.match_yes_no(f"答案：{answer}", "no" if want == "yes" else "yes").correct
+
+
+def test_an_uncertain_answer_is_not_a_yes():
+    assert not match.match_yes_no("答案：可能是", "yes").correct
+    assert not match.match_yes_no("答案：不確定", "yes").correct
+
+
+@pytest.mark.parametrize("answer, gold, ok", [("答案：約一成", 0.1004, True), ("答案：三成五", 0.35, True),
+                                              ("答案：兩成", 0.1004, False), ("答案：成長", 0.1, False)])
+def test_tenths_written_with_cheng(answer, gold, ok):
+    assert _numeric(answer, gold, "流動部分占總額的比例是多少？").correct is ok
+
+
+def test_the_value_after_de_in_a_restated_computation():
+    q = "2011 年至 2012 年淨營收的變動是多少？"
+    assert _numeric("答案：由 1,854 減 2,045 得 -191", -191.0, q).correct
+    assert not _numeric("答案：由 1,854 減 2,045 得 -191", 1854.0, q).correct
+
+
+def test_a_basis_point_question_answered_in_percentage_points():
+    q = "淨利息收益率上升了多少基點？"
+    assert _numeric("答案：0.11 個百分點", 11.0, q, "11").correct
+    assert _numeric("答案：11 個基點", 11.0, q, "11").correct
+    assert not _numeric("答案：11%", 11.0, q, "11").correct
+    assert not _numeric("答案：0.12 個百分點", 11.0, q, "11").correct
+
+
+def test_converting_to_millions_needs_an_answer_in_millions_or_with_its_unit():
+    q = "那換算成百萬是多少？"
+    assert _numeric("答案：125.5", 125.504486, q).correct
+    assert _numeric("答案：1.255 億", 125.504486, q).correct
+    assert _numeric("答案：$125,504,486", 125.504486, q).correct       # the unit is stated: dollars
+    assert not _numeric("答案：125,504,486", 125.504486, q).correct    # the figure it asked to convert
+    assert _numeric("答案：一億二千五百五十萬", 125.5, q).correct          # Chinese numerals state their unit
+
+
+def test_numbers_in_english_words():
+    q = "價格變動率是多少？（以百分比表示，四捨五入至小數點後第 2 位）"
+    assert _numeric("Answer: negative thirty point six percent", -0.305956, q, "-30.60%").correct
+    assert not _numeric("Answer: thirty point six percent", -0.305956, q, "-30.60%").correct
+    assert _numeric("Answer: two hundred and five million", 205e6, "金額是多少？").correct
+
+
+@pytest.mark.parametrize("answer", ["答案：2.9%–3.0%", "答案：2.9%-3.0%", "答案：3%～4%"])
+def test_a_range_of_percentages_is_not_an_answer(answer):
+    m = _numeric(answer, 0.029, "股票獎酬占總收購價格的比例是多少？", "2.9%")
+    assert not m.correct and m.ambiguous
+    assert _numeric("答案：-3.0%", -0.03, "變動率是多少？", "-3.0%").correct  # a lone negative percent is fine

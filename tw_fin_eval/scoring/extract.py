@@ -18,7 +18,14 @@ import re
 from dataclasses import dataclass
 
 from tw_fin_eval.schema import strip_think
-from tw_fin_eval.scoring.numbers import CJK_NUMERAL_RUN, Num, find_numbers, normalize, parse_cjk_numeral
+from tw_fin_eval.scoring.numbers import (
+    CJK_NUMERAL_RUN,
+    Num,
+    find_numbers,
+    normalize,
+    parse_cjk_numeral,
+    parse_english_number,
+)
 
 STRICT = "strict"
 BOXED = "boxed"
@@ -123,7 +130,8 @@ def drop_asides(line: str) -> str:
 # A clause ends at 「；」「。」, a Chinese comma that is not a digit-group separator, or ", " before words.
 _CLAUSE_SPLIT = re.compile(r"[；;。]|，|,(?=\s*[^\d\s])|\.\s+(?=[A-Za-z])")
 # The value follows the last of these when the line states "label = value" / "X 為 value".
-_COPULA = re.compile(r"=|＝|≈|約等於|等於|約為|為|是|\b(?:was|is|are|were|equals|totals?|totaled|of)\b", re.I)
+_TENTHS = re.compile(r"\s?成([一二三四五六七八九])?(?![長本交立績功員分為果熟效])")
+_COPULA = re.compile(r"=|＝|≈|約等於|等於|約為|為|是|得到|得出|得|\b(?:was|is|are|were|equals|totals?|totaled|of)\b", re.I)
 # Ranges and alternatives: 「28,000–30,000」, 「369 或 373」, "12 to 13", 「2.5%、3%」.
 _ALTERNATIVE = re.compile(r"\s{0,2}(?:-|~|～|至|到|或|或是|或者|、|\bto\b|\bor\b)\s{0,2}$", re.I)
 _FRACTION = re.compile(r"\s{0,2}/\s{0,2}$")
@@ -181,9 +189,18 @@ def read_answer_line(line: str) -> LineReading:
         value = parse_cjk_numeral(cjk.group(0))
         if value is not None:
             after = text[cjk.end():]
+            end = cjk.end()
             unit = next((u for u in ("%", "個百分點") if after.lstrip().startswith(u)), None)
+            tenth = _TENTHS.match(after)  # 「一成」 = 10%, 「三成五」 = 35%
+            if tenth and not unit:
+                value, unit, end = value * 10 + (parse_cjk_numeral(tenth.group(1)) or 0 if tenth.group(1) else 0), \
+                    "%", end + tenth.end()
             mult = 0.01 if unit else 1.0
-            return LineReading(Num(cjk.group(0), cjk.start(), cjk.end(), value, "%" if unit else None, mult), text=text)
+            return LineReading(Num(text[cjk.start():end], cjk.start(), end, value, "%" if unit else None, mult),
+                               text=text)
+    words = parse_english_number(text) if not re.search(r"\d", text) else None
+    if words is not None:  # "negative thirty point six percent"
+        return LineReading(words, text=text)
     return LineReading(None, text=text)
 
 
@@ -269,6 +286,8 @@ def is_refusal(text: str | None) -> bool:
 # ---- yes / no -------------------------------------------------------------------------------------------
 _NO = re.compile(r"^(?:否|不是|不對|不正確|錯誤?|非|沒有|無|不會|不|no|false|n)(?![a-z])", re.I)
 _YES = re.compile(r"^(?:是|對|正確|有|會|yes|true|y)(?![a-z])", re.I)
+# a lead-in before the yes/no word (not a refusal: 「可能」, 「不確定」 stay undecided or refusals)
+_HEDGE = re.compile(r"^(?:應該|應|我(?:認為|判斷|覺得)|判斷(?:結果)?(?:為|是)?|結論(?:為|是)|看來|顯然)[ \t:：，,]*")
 _YES_NO_ANY = re.compile(r"(?<![a-z])(yes|no)(?![a-z])|(不是|否|是)", re.I)
 
 
@@ -281,6 +300,7 @@ def classify_yes_no(text: str | None, question: str | None = None) -> str | None
     t = clean_latex(normalize(text)).strip().lstrip("*「『\"'(（[ ").strip()
     if is_refusal(t):
         return None
+    t = _HEDGE.sub("", t)  # 「應該是」, 「我認為否」: a hedged answer is still the answer
     if _NO.match(t):
         return "no"
     if _YES.match(t):

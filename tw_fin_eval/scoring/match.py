@@ -140,7 +140,8 @@ def direction_in_question(*questions: str | None) -> bool:
 _SCALE = re.compile(r"(?:(?:以|單位[:：]?|[（(])\s*(?:新台幣|新臺幣|美元|美金)?\s*(千萬|百萬|十億|千|萬|億|"
                     r"thousands?|millions?|billions?)(?:美元|元|美金|股|平方英尺)?\s*(?:計|表示|[)）])"
                     # 「換算成十億美元是多少」, 「減少了多少百萬股」: the unit the asked amount is stated in
-                    r"|(?:換算成|換算為|折合|多少|幾)\s*(千萬|百萬|十億|千|萬|億)(?:美元|元|美金|股|桶|平方英尺|單位))", re.I)
+                    r"|(?:換算成|換算為|折合)\s*(千萬|百萬|十億|千|萬|億)"
+                    r"|(?:多少|幾)\s*(千萬|百萬|十億|千|萬|億)(?:美元|元|美金|股|桶|平方英尺|單位))", re.I)
 _SCALE_FACTOR = {"千": 1e3, "萬": 1e4, "百萬": 1e6, "千萬": 1e7, "億": 1e8, "十億": 1e9, "thousand": 1e3,
                  "million": 1e6, "billion": 1e9}
 
@@ -148,7 +149,7 @@ _SCALE_FACTOR = {"千": 1e3, "萬": 1e4, "百萬": 1e6, "千萬": 1e7, "億": 1e
 @functools.lru_cache(maxsize=8192)
 def _question_scale(question: str) -> float | None:
     m = _SCALE.search(normalize(question))
-    return _SCALE_FACTOR[(m.group(1) or m.group(2)).lower().rstrip("s")] if m else None
+    return _SCALE_FACTOR[next(g for g in m.groups() if g).lower().rstrip("s")] if m else None
 
 
 def question_scale(*questions: str | None) -> float | None:
@@ -203,6 +204,9 @@ def number_matches(num: Num, gold_value: float, *, percent_question: bool = Fals
     return path
 
 
+_CJK_SCALE_CHARS = re.compile(r"[萬億兆]")  # 「一億九千二百萬」 states its unit in its numerals
+
+
 def _number_matches(num: Num, gold_value: float, percent_question: bool, bps_question: bool,
                     gold_answer: str | None, tol: Tolerance, scale: float | None,
                     context_scale: float | None = None) -> str | None:
@@ -215,8 +219,14 @@ def _number_matches(num: Num, gold_value: float, percent_question: bool, bps_que
     value = num.bare if (num.bps and bps_question) else num.value
     if tol.close(value, gold_value):
         return PATH_VALUE
-    if scale and num.multiplier != 0.01 and tol.close(value, gold_value * scale):
-        return PATH_SCALE
+    # a basis-point question answered in percentage points or %: 「0.11 個百分點」 = 11 bps
+    if bps_question and num.percent and tol.close(100.0 * num.bare, gold_value):
+        return PATH_VALUE
+    # the amount restated in another unit, written with that unit (「5,000 萬美元」, 「$ 50,000,000」) — a bare
+    # 125,504,486 for 「換算成百萬是多少」 is the figure the question asked to convert, not an answer in millions
+    if scale and (num.multiplier not in (0.01, 1.0) or num.currency or _CJK_SCALE_CHARS.search(num.text)):
+        if tol.close(value, gold_value * scale):
+            return PATH_SCALE
     # the same amount restated in another unit: 「7.72 億美元」 or 「772,000,000」 for 772 (millions)
     if context_scale and not scale and not num.percent and num.multiplier != 0.01 \
             and tol.close(value, gold_value * context_scale):

@@ -51,10 +51,10 @@ _NUM_RE = re.compile(
     rf"""
     (?=[-+(\d.$NUHT新台臺百美負])  # cheap first-character filter: most positions fail here
     (?P<lparen>\({_SP})?
-    (?:(?<![0-9A-Za-z])(?P<sign>[-+]|負(?={_SP}[\d.$NUHT新台臺美]|{_SP}百分之)))?{_SP}   # a sign glued to a digit/letter is a range or hyphen (2015-2016)
+    (?:(?<![0-9A-Za-z%])(?P<sign>[-+]|負(?={_SP}[\d.$NUHT新台臺美]|{_SP}百分之)))?{_SP}   # a sign glued to a digit/letter is a range or hyphen (2015-2016)
     (?P<pct_prefix>百分之{_SP})?
     (?P<cur>{_CURRENCY_BEFORE})?{_SP}
-    (?:(?<![0-9A-Za-z])(?P<sign2>[-+]))?{_SP}
+    (?:(?<![0-9A-Za-z%])(?P<sign2>[-+]))?{_SP}
     (?<![0-9A-Za-z_])                       # digits glued to letters are names (Q3, FY2015), not quantities
     (?P<num>(?:\d{{1,3}}(?:,\d{{3}})+(?![\d])|\d+)(?:\.\d+)?|\.\d+)
     (?P<exp>[eE][-+]?\d{{1,3}}(?![\w]))?
@@ -254,3 +254,58 @@ def parse_cjk_numeral(run: str) -> float | None:
     if value == 0 and not set(body) <= {"零", "〇"}:
         return None
     return -value if negative else value
+
+
+_EN_UNITS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen".split())}
+_EN_TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
+_EN_SCALES = {"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_EN_WORD = re.compile(r"[a-z]+", re.I)
+
+
+def parse_english_number(text: str) -> Num | None:
+    """A number written in English words — "negative thirty point six percent", "two hundred and five
+    million" — as a Num (the first such run); None when the text holds none. Models that spell out their
+    answer write it this way; digits are read by `find_numbers`."""
+    words = [(m.group(0).lower(), m.start(), m.end()) for m in _EN_WORD.finditer(text)]
+    number_words = set(_EN_UNITS) | set(_EN_TENS) | set(_EN_SCALES)
+    start = next((i for i, (w, _, _) in enumerate(words) if w in number_words), None)
+    if start is None:
+        return None
+    sign = -1.0 if start > 0 and words[start - 1][0] in {"negative", "minus"} else 1.0
+    total, current, i, decimals, end = 0.0, 0.0, start, "", words[start][2]
+    while i < len(words):
+        w = words[i][0]
+        if w in _EN_UNITS:
+            current += _EN_UNITS[w]
+        elif w in _EN_TENS:
+            current += _EN_TENS[w]
+        elif w == "hundred":
+            current *= 100
+        elif w in _EN_SCALES:
+            total, current = total + current * _EN_SCALES[w], 0.0
+        elif w == "and" and i + 1 < len(words) and words[i + 1][0] in number_words:
+            pass
+        elif w == "point":
+            j = i + 1
+            while j < len(words) and words[j][0] in _EN_UNITS and _EN_UNITS[words[j][0]] < 10:
+                decimals += str(_EN_UNITS[words[j][0]])
+                j += 1
+            if decimals:
+                end = words[j - 1][2]
+            i = j
+            break
+        else:
+            break
+        end = words[i][2]
+        i += 1
+    value = total + current + (float("0." + decimals) if decimals else 0.0)
+    if decimals and i < len(words) and words[i][0] in _EN_SCALES:  # "one point two five billion"
+        value, end, i = (total + (current + float("0." + decimals)) * _EN_SCALES[words[i][0]]), words[i][2], i + 1
+    value *= sign
+    percent = i < len(words) and words[i][0] in {"percent", "percentage"}
+    if percent:
+        end = words[i][2]
+    first = words[start - 1][1] if sign < 0 else words[start][1]
+    return Num(text[first:end], first, end, value, "%" if percent else None, 0.01 if percent else 1.0)
