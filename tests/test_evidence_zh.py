@@ -127,3 +127,22 @@ def test_a_table_of_years_without_a_label_column_keeps_its_unit_row():
     # a row with a label is not "unlabelled", and a header that is not all years is rendered as before
     assert "營收" in render_row([["2004", "2003"], ["營收", "$ 5"]], 1)
     assert render_row([["", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1) == "營收：2015 年為 $ 10，2014 年為 $ 9。"
+
+
+def test_rows_read_under_their_section_header_and_a_redundant_year_lead_is_dropped():
+    table = [["2012:", "最高", "最低"], ["2012 年 1 月 1 日至 2012 年 3 月 31 日", "$ 37.79", "$ 29.26"],
+             ["2011:", "最高", "最低"], ["第一季", "$ 24.19", "$ 19.78"]]
+    assert render_row(table, 1) == "2012 年 1 月 1 日至 2012 年 3 月 31 日：最高為 $ 37.79，最低為 $ 29.26。"
+    assert render_row(table, 3) == "2011 年，第一季：最高為 $ 24.19，最低為 $ 19.78。"  # not 2012: its own section
+    # a row with numbers is data, not a section header
+    assert render_row([["2012:", "最高"], ["第一季", "$ 1"], ["第二季", "$ 2"]], 2) == "2012 年，第二季：最高為 $ 2。"
+
+
+def test_a_date_column_header_names_the_label_and_change_columns_between_years():
+    assert render_row([["既得日", "限制型股票單位"], ["2011 年 1 月 25 日", "8000"]], 1) == \
+        "既得日為 2011 年 1 月 25 日之限制型股票單位為 8000。"
+    # 「截至…」 stays a time lead
+    assert render_row([["截至 12 月 31 日止年度", "2015"], ["營收", "$ 10"]], 1).startswith("截至 12 月 31 日止年度，")
+    table = [["（百萬美元）", "2009", "2008 20142007"], ["部門銷貨淨額", "$ 7146", "( 41 ) % (  % )"]]
+    assert render_row(table, 1) == "部門銷貨淨額：2009 年為 $ 7146，2008 年較 2007 年為 -41%（單位：百萬美元）。"
+    assert render_row([["", "2015"], ["變動", "( 3.5 ) %"]], 1) == "2015 年變動為 -3.5%。"

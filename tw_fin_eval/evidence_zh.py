@@ -92,6 +92,9 @@ def _is_word(name: str, value: str) -> str:
 _DASH_CODE_RE = re.compile(r"\(?\s*\$?\s*\(?\s*(2013|2014|2212)\s*\)?\s*\)?")
 
 
+_NEG_PCT_RE = re.compile(r"\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)\s*%(?:\s*\(\s*%\s*\))?")  # 「( 41 ) % ( % )」 = −41%
+
+
 def _value(cell: str, keep: frozenset[float] = frozenset()) -> str:
     """The cell's number written once: 「27% ( 27 % )」 → 「27%」, 「$ -32 ( 32 )」 → 「$ -32」; a dash code
     (「$ 2014」 for —) reads 「—」 unless a gold program computes with that number (`keep`): then it is one."""
@@ -100,6 +103,7 @@ def _value(cell: str, keep: frozenset[float] = frozenset()) -> str:
     if m and float(m.group(1)) not in keep:
         return "—"
     cell = _PCT_DUP_RE.sub(r"\1%", cell)
+    cell = _NEG_PCT_RE.sub(r"-\1%", cell)
     return _NEG_DUP_RE.sub(r"-\1", cell)
 
 
@@ -107,11 +111,40 @@ def _unit_suffix(unit: str) -> str:
     return f"（{unit}）" if "單位" in unit else f"（單位：{unit}）"
 
 
+_YEARS_ONLY_RE = re.compile(r"(?:(?:19|20)\d\d[\s—–\-]*)+")  # 「2008 20142007」: years (and a dash code)
+_YEAR_PAIR_RE = re.compile(r"(?:.*?\s)?((?:19|20)\d\d)(?: ?年)?\s*(?:—|–|-|2014|2013|2212)\s*((?:19|20)\d\d)(?: ?年)?")
+_PLACEHOLDERS = frozenset({"無", "不適用", "n/a", "na", "nm", "—", "-", "–", "***", "*", "不適用者"})
+
+
 def header_is_data(header: list[str]) -> bool:
-    """FinQA tables without a header row use their first data row as one: 「$ 4066.4」 names no column."""
+    """FinQA tables without a header row use their first data row as one: 「$ 4066.4」 names no column
+    (a cell of years only — 「2008 20142007」, OCR for 「2008—2007」 — is a header)."""
     cells = [c.strip() for c in header[1:]]
-    return any(re.search(r"\d", c) and not re.search(r"[^\d\s$,.%()\-]", c) and not _YEAR_RE.fullmatch(c)
+    return any(re.search(r"\d", c) and not re.search(r"[^\d\s$,.%()\-]", c) and not _YEARS_ONLY_RE.fullmatch(c)
                for c in cells)
+
+
+def _year_pair(name: str) -> str | None:
+    """A change column between two years — 「2008 20142007」 (OCR for 2008—2007), 「截至 12 月 31 日止年度
+    2009—2008」 — reads 「2008 年較 2007 年」."""
+    m = _YEAR_PAIR_RE.fullmatch(name.strip())
+    if not m:
+        return None
+    first, second = m.group(1), m.group(2)
+    # a later second year is a period (「2020 - 2024」 → 2020 年至 2024 年), an earlier one a comparison
+    return f"{first} 年至 {second} 年" if second > first else f"{first} 年較 {second} 年"
+
+
+def _section_header(table: list[list[str]], row: int) -> list[str]:
+    """The header a row is read under: the nearest section row above it (a label with word-only cells, as
+    「2011: | 最高 | 最低」 halfway down a price table), else the table's first row."""
+    for r in range(row - 1, 0, -1):
+        cells = table[r]
+        if len(cells) > 1 and cells[0].strip() and all(
+                re.search(r"[^\W\d_]", c) and c.strip().lower() not in _PLACEHOLDERS and not re.search(r"\d", c)
+                for c in cells[1:]):
+            return cells
+    return table[0] if table else []
 
 
 _TIME_FIRST_RE = re.compile(r"((?:19|20)\d\d) ?年?\s*(\S.*)")
@@ -182,14 +215,18 @@ def _render_unlabelled(table: list[list[str]], row: int, keep: frozenset[float])
 def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozenset()) -> str:
     """The zh-TW sentence for row `row` of a translated table (see the module docstring). `keep`: numbers the
     gold programs compute with (a dash code among them is a value, not a dash)."""
-    header = table[0] if table else []
     cells = table[row]
     if row > 0 and (unlabelled := _render_unlabelled(table, row, keep)) is not None:
         return unlabelled
+    header = _section_header(table, row) if row > 0 else (table[0] if table else [])
     label = _date_label(cells[0]) if cells else ""
     no_header = header_is_data(header) if header else True
     lead, corner_unit = ("", "") if no_header or not header else _corner(header[0])
     lead = _date_label(lead) if lead else ""
+    if lead and _is_time(lead) and lead[:4] in label:
+        lead = ""  # 「2012:」 over 「2012 年 1 月 1 日至 2012 年 3 月 31 日」 says nothing the label does not
+    date_column = bool(lead) and bool(re.search(r"(?:日|日期)$", lead)) and not re.search(r"\d|截至", lead) and "日" in label \
+        and _is_time(label)  # 「既得日」 over 2011 年 1 月 25 日: the label is a value of that column
     if lead in _GENERIC_TIME_LEADS and _is_time(label):
         lead = ""  # 「年度」 over a column of years says nothing the label does not
     columns: list[tuple[str, str]] = []  # (column name, unit)
@@ -199,6 +236,8 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
         if name in _GENERIC_COLUMNS:
             generic = name if len(cells) == 2 else ""
             name = ""
+        elif (pair := _year_pair(name)) is not None:
+            name = pair
         else:
             split = _time_and_rest(name)  # a flattened two-level header 「營收總額 2017」 reads 「2017 年營收總額」
             year_last = split is not None and not name.startswith(split[0][:4])
@@ -226,7 +265,9 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     else:
         listing = "，".join(_is_word(n, v) if n else v for n, v in parts)
         body = f"{label}：{listing}" if label else listing
-    if lead:
+    if lead and date_column and body.startswith(label):
+        body = f"{lead}為 {label}之{body[len(label):].lstrip('：')}"  # 「既得日為 2011 年 1 月 25 日之限制型股票單位為 8000」
+    elif lead:
         # the label column's header: a time lead opens the sentence, a category lead names the label
         body = f"{lead}，{body}" if _TIME_LEAD_RE.search(lead) or not label else f"{lead}「{label}」" + body[len(label):]
     return _flatten(body + (_unit_suffix(shared_unit) if shared_unit else "")) + "。"
