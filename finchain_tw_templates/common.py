@@ -304,6 +304,9 @@ class Chain:
         answer = float(answer)
         if not math.isfinite(answer):
             raise ValueError(f"answer is not finite: {answer}")
+        odd = nonstandard_rounding(question)
+        if odd:  # one wording for every question: write the instruction with `ask`
+            raise ValueError(f"rounding instruction not written by ask(): {odd!r} in {question!r}")
         percent = display.rstrip().endswith("%")
         currency = "US$" if "US$" in display else "NT$" if "NT$" in display else None
         decimals = asked_decimals(question)
@@ -344,22 +347,61 @@ class Chain:
 # a template that wants another rate must call it an assumption (「假設」) in the question.
 TW_CORPORATE_TAX = 0.20
 
+# ---------------------------------------------------------------- the answer instruction
+# Every rounding instruction of every question is written by `ask` (directly or through the constants below),
+# so there is one wording: 「四捨五入至小數點後第 N 位」 or 「四捨五入至整數」. 「取到小數第二位」 reads as truncation
+# to some, and a model that truncates would be marked wrong against a rounded gold; Chain.numeric rejects any
+# other rounding wording (`nonstandard_rounding`).
+
+
+def ask(decimals: int, unit: str | None = None, note: str | None = None) -> str:
+    """The answer instruction of a numeric question: the unit to answer in (「百分比」, 「新臺幣元」, 「美元」,
+    「股數」; None for a plain number), the rounding, and an optional note such as 「虧損時為負值」.
+
+    >>> ask(2, "百分比"), ask(0, "新臺幣元", "虧損時為負值"), ask(4)
+    ('（請以百分比表示，四捨五入至小數點後第 2 位）', '（請以新臺幣元表示，四捨五入至整數，虧損時為負值）', '（四捨五入至小數點後第 4 位）')
+    """
+    if not 0 <= decimals <= 6:
+        raise ValueError(f"decimals out of range: {decimals}")
+    lead = f"請以{unit}表示，" if unit else ""
+    place = "整數" if decimals == 0 else f"小數點後第 {decimals} 位"
+    return f"（{lead}四捨五入至{place}{'，' + note if note else ''}）"
+
+
 # Standard answer instructions appended to questions.
-ASK_MONEY = "（請以新臺幣元表示，四捨五入至小數點後第 2 位）"
-ASK_PCT = "（請以百分比表示，四捨五入至小數點後第 2 位）"
-ASK_NUM = "（四捨五入至小數點後第 2 位）"
+ASK_MONEY = ask(2, "新臺幣元")
+ASK_MONEY_INT = ask(0, "新臺幣元")
+ASK_USD = ask(2, "美元")
+ASK_PCT = ask(2, "百分比")
+ASK_NUM = ask(2)
 
 # ---------------------------------------------------------------- the rounding a question asks for
 # One rule, used by Chain.numeric (the gold display) and by the tests and benchmarks: the LAST clause of the
-# question that names a decimal place decides — 「四捨五入至小數點後第 2 位」, 「取到小數第二位」, 「四捨五入至整數元」.
+# question that names a decimal place decides — 「四捨五入至小數點後第 2 位」, 「四捨五入至整數」. Older
+# wordings (「取到小數第二位」, 「四捨五入至整數元」) are still read, so a record from an earlier release parses.
 _ROUNDING_CLAUSE = re.compile(r"小數點後第\s*(\d)\s*位|小數第([一二三四])位|整數(?:元|股)?")
 _ZH_PLACE = {"一": 1, "二": 2, "三": 3, "四": 4}
+# The one wording `ask` writes, and any other way of saying how to round (truncation-ambiguous 取到, 整數元).
+_STANDARD_ROUNDING = re.compile(r"四捨五入至(?:小數點後第 \d 位|整數(?![元股位]))")
+_ANY_ROUNDING = re.compile(r"取到|取至|小數第|小數點後|四捨五入|整數[元股位]|捨去|無條件進位|無條件捨")
+
+
+def nonstandard_rounding(question: str) -> str | None:
+    """The first rounding instruction in `question` that is not the wording of `ask`, or None.
+
+    >>> nonstandard_rounding("（以百分比表示，取到小數第二位）"), nonstandard_rounding("（四捨五入至整數元）")
+    ('取到', '四捨五入')
+    >>> nonstandard_rounding("（請以新臺幣元表示，四捨五入至整數，虧損時為負值）") is None
+    True
+    """
+    m = _ANY_ROUNDING.search(_STANDARD_ROUNDING.sub("", question))
+    return m.group(0) if m else None
 
 
 def asked_decimals(question: str) -> int | None:
     """The number of decimals the question asks the answer to be rounded to (0 = an integer), or None.
 
-    >>> asked_decimals("請問淨利？（四捨五入至整數元）"), asked_decimals("（以百分比表示，取到小數第二位）")
+    >>> asked_decimals("請問淨利？（四捨五入至整數）"), asked_decimals("（以百分比表示，取到小數第二位）")
     (0, 2)
     >>> asked_decimals("（四捨五入至小數點後第 4 位）"), asked_decimals("請問淨利？")
     (4, None)
@@ -383,21 +425,16 @@ def default_decimals(answer: float, currency: str | None) -> int:
 
 
 def rounding_clause(decimals: int, percent: bool, currency: str | None) -> str:
-    """The standard clause appended to a question that stated no rounding."""
-    if percent:
-        return f"（請以百分比表示，四捨五入至小數點後第 {decimals} 位）"
-    unit = {"NT$": "新臺幣元", "US$": "美元"}.get(currency or "")
-    if unit:
-        tail = "整數" + ("元" if currency == "NT$" else "") if decimals == 0 else f"小數點後第 {decimals} 位"
-        return f"（請以{unit}表示，四捨五入至{tail}）"
-    return "（四捨五入至整數）" if decimals == 0 else f"（四捨五入至小數點後第 {decimals} 位）"
+    """The standard clause appended to a question that stated no rounding (written by `ask`)."""
+    unit = "百分比" if percent else {"NT$": "新臺幣元", "US$": "美元"}.get(currency or "")
+    return ask(decimals, unit)
 
 
 def add_clause(question: str, clause: str) -> str:
     """Append an answer instruction 「（…）」; one that ends the question already is merged into it.
 
-    >>> add_clause("淨效益是多少？（虧損時為負值）", "（四捨五入至整數元）")
-    '淨效益是多少？（四捨五入至整數元，虧損時為負值）'
+    >>> add_clause("淨效益是多少？（虧損時為負值）", "（四捨五入至整數）")
+    '淨效益是多少？（四捨五入至整數，虧損時為負值）'
     """
     m = re.search(r"（([^（）]*)）$", question)
     if m:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from finchain_tw_templates.common import asked_decimals
+from finchain_tw_templates.common import COMPANIES, asked_decimals, nonstandard_rounding
 
 # Stems of real TWSE/TPEx companies and Taiwan financial groups, banks, insurers and 投信 that a fictional
 # name must not be built on (the ones earlier versions used, and the financial brands a reader knows).
@@ -96,6 +96,38 @@ def difficulty_mismatch(r: Mapping[str, Any]) -> bool:
     return not (_SUFFIX_DIFFICULTY.get(suffix) == r["difficulty"] == by_steps)
 
 
+def rounding_not_standard(r: Mapping[str, Any]) -> bool:
+    """A rounding instruction other than 「四捨五入至小數點後第 N 位」／「四捨五入至整數」 (「取到小數第二位」 can be read
+    as truncation; a model that truncates would be marked wrong against the rounded gold)."""
+    return nonstandard_rounding(r["question"]) is not None
+
+
+_BETA_OTHER = re.compile(r"貝他(?!係數)")
+
+
+def beta_not_glossary_term(r: Mapping[str, Any]) -> bool:
+    """Beta written other than the glossary's 「貝他係數」 (「貝他值」, 「資產貝他」)."""
+    return bool(_BETA_OTHER.search(r["question"] + "\n" + r["solution"]))
+
+
+# What a company named in COMPANIES (manufacturing, building and service groups) buys, builds, issues or
+# reports as a whole: below NT$500 萬 for the largest amount, such a deal or statement does not fit the company
+# (a plot of land for NT$87 萬, a plant expansion for NT$50 萬, total current assets of NT$150 萬). Prices per
+# unit (a bond's 面額, a share price) are not deals. Equipment alone (a machine, an air conditioner) is not
+# counted: a NT$200 萬 machine is plausible.
+_COMPANY_DEAL = re.compile(r"土地|廠房|產線|擴廠|產品線|設備投資|自動化|專利授權|公司債|流動資產|資產負債表|"
+                           r"營業活動之淨現金流")
+_COMPANY_DEAL_MIN = 5_000_000
+
+
+def company_deal_too_small(r: Mapping[str, Any]) -> bool:
+    q = r["question"]
+    if "面額" in q or not (_COMPANY_DEAL.search(q) and any(co in q for co in COMPANIES)):
+        return False
+    amounts = [int(x.replace(",", "")) for x in _NTD.findall(q)]
+    return bool(amounts) and max(amounts) < _COMPANY_DEAL_MIN
+
+
 def same_day_wording(r: Mapping[str, Any]) -> bool:
     """「同天評估」-style wording (Taiwan writes 同時)."""
     return "同天" in r["question"] + r["solution"]
@@ -112,6 +144,9 @@ CHECKS = {
     "restating_step": restating_step,
     "difficulty_label_mismatch": difficulty_mismatch,
     "同天評估": same_day_wording,
+    "rounding_wording_not_standard": rounding_not_standard,
+    "beta_not_貝他係數": beta_not_glossary_term,
+    "company_deal_under_500萬": company_deal_too_small,
 }
 
 

@@ -30,8 +30,8 @@ D = "accounting"
 @template(D, "balance_sheets", "balance_sheets_basic1", "基礎")
 def bs_basic1(rng: random.Random) -> Problem:
     co, y = pick_company(rng), pick_year(rng)
-    ca = pick_money(rng, 800_000, 6_000_000, 1_000)
-    nca = pick_money(rng, 2_000_000, 15_000_000, 1_000)
+    ca = pick_money(rng, 80_000_000, 600_000_000, 100_000)
+    nca = pick_money(rng, 200_000_000, 1_500_000_000, 100_000)
     tl = pick_money(rng, int((ca + nca) * 0.2), int((ca + nca) * 0.8), 1_000)
     q = (f"{co}公司 {y} 年底的資產負債表顯示：流動資產 {ntd(ca)}，非流動資產 {ntd(nca)}，"
          f"負債總額 {ntd(tl)}。請依會計恆等式計算該公司的權益總額。{ASK_MONEY}")
@@ -44,10 +44,10 @@ def bs_basic1(rng: random.Random) -> Problem:
 @template(D, "balance_sheets", "balance_sheets_basic2", "基礎")
 def bs_basic2(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    cash = pick_money(rng, 100_000, 900_000, 1_000)
-    ar = pick_money(rng, 150_000, 1_200_000, 1_000)
-    inv = pick_money(rng, 200_000, 1_500_000, 1_000)
-    cl = pick_money(rng, 200_000, int((cash + ar + inv) * 0.9), 1_000)
+    cash = pick_money(rng, 10_000_000, 90_000_000, 100_000)
+    ar = pick_money(rng, 15_000_000, 120_000_000, 100_000)
+    inv = pick_money(rng, 20_000_000, 150_000_000, 100_000)
+    cl = pick_money(rng, 20_000_000, int((cash + ar + inv) * 0.9), 100_000)
     q = (f"{co}公司期末的流動資產包括現金 {ntd(cash)}、應收帳款 {ntd(ar)} 及存貨 {ntd(inv)}，"
          f"流動負債合計 {ntd(cl)}。請計算該公司的營運資金。{ASK_MONEY}")
     c = Chain()
@@ -59,12 +59,12 @@ def bs_basic2(rng: random.Random) -> Problem:
 @template(D, "balance_sheets", "balance_sheets_intermediate1", "中級")
 def bs_inter1(rng: random.Random) -> Problem:
     co, y = pick_company(rng), pick_year(rng)
-    cash = pick_money(rng, 200_000, 2_000_000, 1_000)
-    ar = pick_money(rng, 300_000, 2_500_000, 1_000)
-    ppe = pick_money(rng, 3_000_000, 12_000_000, 1_000)
-    ap = pick_money(rng, 200_000, 1_500_000, 1_000)
+    cash = pick_money(rng, 20_000_000, 200_000_000, 100_000)
+    ar = pick_money(rng, 30_000_000, 250_000_000, 100_000)
+    ppe = pick_money(rng, 300_000_000, 1_200_000_000, 100_000)
+    ap = pick_money(rng, 20_000_000, 150_000_000, 100_000)
     room = cash + ar + ppe - ap  # keeps equity positive
-    ltd = pick_money(rng, int(room * 0.1), int(room * 0.7), 1_000)
+    ltd = pick_money(rng, int(room * 0.1), int(room * 0.7), 100_000)
     q = (f"{co}公司 {y} 年 12 月 31 日的帳上資料如下：現金 {ntd(cash)}、應收帳款 {ntd(ar)}、"
          f"不動產、廠房及設備淨額 {ntd(ppe)}、應付帳款 {ntd(ap)}、長期借款 {ntd(ltd)}。"
          f"請計算該公司的負債比率（負債總額 ÷ 資產總額）。{ASK_PCT}")
@@ -79,10 +79,10 @@ def bs_inter1(rng: random.Random) -> Problem:
 @template(D, "balance_sheets", "balance_sheets_intermediate2", "中級")
 def bs_inter2(rng: random.Random) -> Problem:
     co, y = pick_company(rng), pick_year(rng)
-    eq0 = pick_money(rng, 5_000_000, 30_000_000, 10_000)
-    ni = pick_money(rng, 500_000, 4_000_000, 10_000)
-    div = pick_money(rng, 100_000, int(ni * 0.8), 10_000)
-    issue = pick_money(rng, 100_000, 3_000_000, 100_000)
+    eq0 = pick_money(rng, 500_000_000, 3_000_000_000, 1_000_000)
+    ni = pick_money(rng, 50_000_000, 400_000_000, 1_000_000)
+    div = pick_money(rng, 10_000_000, int(ni * 0.8), 1_000_000)
+    issue = pick_money(rng, 10_000_000, 300_000_000, 10_000_000)
     q = (f"{co}公司 {y} 年初權益總額為 {ntd(eq0)}。當年度本期淨利 {ntd(ni)}，發放現金股利 {ntd(div)}，"
          f"並辦理現金增資 {ntd(issue)}，無其他權益變動。請計算該公司權益總額的年成長率。{ASK_PCT}")
     c = Chain()
@@ -95,15 +95,15 @@ def bs_inter2(rng: random.Random) -> Problem:
 @template(D, "balance_sheets", "balance_sheets_advanced1", "進階")
 def bs_adv1(rng: random.Random) -> Problem:
     co, y = pick_company(rng), pick_year(rng)
-    cash = pick_money(rng, 300_000, 3_000_000, 1_000)
-    ar = pick_money(rng, 400_000, 3_000_000, 1_000)
-    inv = pick_money(rng, 500_000, 4_000_000, 1_000)
-    ppe = pick_money(rng, 4_000_000, 20_000_000, 10_000)
-    ap = pick_money(rng, 300_000, 2_000_000, 1_000)
-    stl = pick_money(rng, 200_000, 2_000_000, 1_000)
+    cash = pick_money(rng, 30_000_000, 300_000_000, 100_000)
+    ar = pick_money(rng, 40_000_000, 300_000_000, 100_000)
+    inv = pick_money(rng, 50_000_000, 400_000_000, 100_000)
+    ppe = pick_money(rng, 400_000_000, 2_000_000_000, 1_000_000)
+    ap = pick_money(rng, 30_000_000, 200_000_000, 100_000)
+    stl = pick_money(rng, 20_000_000, 200_000_000, 100_000)
     # keep equity positive: long-term debt is 10%–60% of what assets leave after current liabilities
     room = cash + ar + inv + ppe - ap - stl
-    ltd = pick_money(rng, int(room * 0.1), int(room * 0.6), 10_000)
+    ltd = pick_money(rng, int(room * 0.1), int(room * 0.6), 1_000_000)
     q = (f"{co}公司 {y} 年底資產負債表摘要：現金 {ntd(cash)}、應收帳款 {ntd(ar)}、存貨 {ntd(inv)}、"
          f"不動產、廠房及設備淨額 {ntd(ppe)}；應付帳款 {ntd(ap)}、短期借款 {ntd(stl)}、長期借款 {ntd(ltd)}。"
          f"請依序計算流動資產、流動負債、營運資金、資產總額與權益總額，最後求出負債對權益比率"
@@ -126,8 +126,8 @@ def bs_adv1(rng: random.Random) -> Problem:
 @template(D, "cash_flow_statements", "cash_flow_statements_basic1", "基礎")
 def cf_basic1(rng: random.Random) -> Problem:
     co, y = pick_company(rng), pick_year(rng)
-    cfo = pick_money(rng, 1_000_000, 20_000_000, 10_000)
-    capex = pick_money(rng, 200_000, int(cfo * 1.2), 10_000)
+    cfo = pick_money(rng, 10_000_000, 200_000_000, 100_000)
+    capex = pick_money(rng, 2_000_000, int(cfo * 1.2), 100_000)
     q = (f"{co}公司 {y} 年度營業活動之淨現金流入為 {ntd(cfo)}，當年度購置不動產、廠房及設備支付現金 "
          f"{ntd(capex)}。請計算該公司當年度的自由現金流量。{ASK_MONEY}")
     c = Chain()
@@ -138,10 +138,10 @@ def cf_basic1(rng: random.Random) -> Problem:
 @template(D, "cash_flow_statements", "cash_flow_statements_basic2", "基礎")
 def cf_basic2(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    cfo = pick_money(rng, 500_000, 8_000_000, 1_000)
-    cfi = -pick_money(rng, 200_000, 6_000_000, 1_000)
-    cff = pick_money(rng, -3_000_000, 3_000_000, 1_000)
-    begin = pick_money(rng, 500_000, 5_000_000, 1_000)
+    cfo = pick_money(rng, 5_000_000, 80_000_000, 10_000)
+    cfi = -pick_money(rng, 2_000_000, 60_000_000, 10_000)
+    cff = pick_money(rng, -30_000_000, 30_000_000, 10_000)
+    begin = pick_money(rng, 5_000_000, 50_000_000, 10_000)
     ff = f"淨現金流入 {ntd(cff)}" if cff >= 0 else f"淨現金流出 {ntd(-cff)}"
     q = (f"{co}公司本年度現金流量表顯示：營業活動之淨現金流入 {ntd(cfo)}，投資活動之淨現金流出 {ntd(-cfi)}，"
          f"籌資活動之{ff}。期初現金及約當現金為 {ntd(begin)}，請計算期末現金及約當現金。{ASK_MONEY}")
@@ -155,11 +155,11 @@ def cf_basic2(rng: random.Random) -> Problem:
 @template(D, "cash_flow_statements", "cash_flow_statements_intermediate1", "中級")
 def cf_inter1(rng: random.Random) -> Problem:
     co, y = pick_company(rng), pick_year(rng)
-    ni = pick_money(rng, 500_000, 6_000_000, 1_000)
-    dep = pick_money(rng, 100_000, 1_500_000, 1_000)
-    d_ar = pick_money(rng, 10_000, 800_000, 1_000)
-    d_inv = pick_money(rng, 10_000, 800_000, 1_000)
-    d_ap = pick_money(rng, 10_000, 800_000, 1_000)
+    ni = pick_money(rng, 5_000_000, 60_000_000, 10_000)
+    dep = pick_money(rng, 1_000_000, 15_000_000, 10_000)
+    d_ar = pick_money(rng, 100_000, 8_000_000, 10_000)
+    d_inv = pick_money(rng, 100_000, 8_000_000, 10_000)
+    d_ap = pick_money(rng, 100_000, 8_000_000, 10_000)
     q = (f"{co}公司 {y} 年度本期淨利為 {ntd(ni)}，折舊費用 {ntd(dep)}；當年度應收帳款增加 {ntd(d_ar)}、"
          f"存貨增加 {ntd(d_inv)}、應付帳款增加 {ntd(d_ap)}。請以間接法計算營業活動之淨現金流量。{ASK_MONEY}")
     c = Chain()
@@ -173,13 +173,13 @@ def cf_inter1(rng: random.Random) -> Problem:
 @template(D, "cash_flow_statements", "cash_flow_statements_intermediate2", "中級")
 def cf_inter2(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    cfo = pick_money(rng, 1_000_000, 10_000_000, 1_000)
-    capex = pick_money(rng, 500_000, 6_000_000, 1_000)
-    sale = pick_money(rng, 1_000, 1_000_000, 1_000)
-    issue = pick_money(rng, 10_000, 4_000_000, 10_000)
-    borrow = pick_money(rng, 10_000, 3_000_000, 10_000)
-    repay = pick_money(rng, 10_000, 3_000_000, 10_000)
-    div = pick_money(rng, 100_000, 2_000_000, 10_000)
+    cfo = pick_money(rng, 10_000_000, 100_000_000, 10_000)
+    capex = pick_money(rng, 5_000_000, 60_000_000, 10_000)
+    sale = pick_money(rng, 10_000, 10_000_000, 10_000)
+    issue = pick_money(rng, 100_000, 40_000_000, 100_000)
+    borrow = pick_money(rng, 100_000, 30_000_000, 100_000)
+    repay = pick_money(rng, 100_000, 30_000_000, 100_000)
+    div = pick_money(rng, 1_000_000, 20_000_000, 100_000)
     q = (f"{co}公司本年度營業活動之淨現金流入 {ntd(cfo)}。投資活動：購置設備 {ntd(capex)}、處分舊設備收現 "
          f"{ntd(sale)}。籌資活動：現金增資 {ntd(issue)}、舉借長期借款 {ntd(borrow)}、償還借款 {ntd(repay)}、"
          f"發放現金股利 {ntd(div)}。請計算本年度現金及約當現金的淨增加（減少）數，減少以負數表示。{ASK_MONEY}")
@@ -195,15 +195,15 @@ def cf_inter2(rng: random.Random) -> Problem:
 @template(D, "cash_flow_statements", "cash_flow_statements_advanced1", "進階")
 def cf_adv1(rng: random.Random) -> Problem:
     co, y = pick_company(rng), pick_year(rng)
-    ni = pick_money(rng, 1_000_000, 8_000_000, 1_000)
-    dep = pick_money(rng, 200_000, 2_000_000, 1_000)
-    amort = pick_money(rng, 50_000, 500_000, 1_000)
-    d_ar = pick_money(rng, -600_000, 900_000, 1_000)
-    d_inv = pick_money(rng, -600_000, 900_000, 1_000)
-    d_ap = pick_money(rng, -500_000, 700_000, 1_000)
-    capex = pick_money(rng, 500_000, 5_000_000, 10_000)
-    div = pick_money(rng, 100_000, 2_000_000, 10_000)
-    begin = pick_money(rng, 1_000_000, 6_000_000, 1_000)
+    ni = pick_money(rng, 10_000_000, 80_000_000, 10_000)
+    dep = pick_money(rng, 2_000_000, 20_000_000, 10_000)
+    amort = pick_money(rng, 500_000, 5_000_000, 10_000)
+    d_ar = pick_money(rng, -6_000_000, 9_000_000, 10_000)
+    d_inv = pick_money(rng, -6_000_000, 9_000_000, 10_000)
+    d_ap = pick_money(rng, -5_000_000, 7_000_000, 10_000)
+    capex = pick_money(rng, 5_000_000, 50_000_000, 100_000)
+    div = pick_money(rng, 1_000_000, 20_000_000, 100_000)
+    begin = pick_money(rng, 10_000_000, 60_000_000, 10_000)
 
     def chg(name: str, v: int) -> str:
         return f"{name}{'增加' if v >= 0 else '減少'} {ntd(abs(v))}"

@@ -63,10 +63,10 @@ def cs_basic2(rng: random.Random) -> Problem:
 @template(D, "capital_structure", "capital_structure_intermediate1", "中級")
 def cs_inter1(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    vu = pick_money(rng, 50_000_000, 500_000_000, 1_000_000)
-    debt = pick_money(rng, int(vu * 0.1), int(vu * 0.6), 1_000_000)
+    vu = pick_money(rng, 5_000_000_000, 50_000_000_000, 100_000_000)
+    debt = pick_money(rng, int(vu * 0.1), int(vu * 0.6), 100_000_000)
     t = TW_CORPORATE_TAX
-    q = (f"{co}公司目前無舉債，公司價值為 {ntd(vu)}。公司計畫發行 {ntd(debt)} 的永續公司債並用以買回股票，"
+    q = (f"{co}公司目前無舉債，公司價值為 {ntd(vu)}。公司計畫發行 {ntd(debt)} 的無到期日公司債並用以買回股票，"
          f"所得稅率為 {pct(t, 0)}。依考慮公司所得稅的莫迪格里安尼與米勒資本結構理論，資本結構調整後的權益價值為多少？{ASK_MONEY}")
     c = Chain()
     shield = c.add("利息稅盾現值", t * debt, f"稅率 × 負債 = {pct(t, 0)} × {ntd(debt)}", ntd)
@@ -79,15 +79,15 @@ def cs_inter1(rng: random.Random) -> Problem:
 def cs_inter2(rng: random.Random) -> Problem:
     co = pick_company(rng)
     bu = pick_decimal(rng, 0.5, 1.5, 2)
-    debt = pick_money(rng, 10_000_000, 200_000_000, 1_000_000)
-    eq = pick_money(rng, 20_000_000, 300_000_000, 1_000_000)
+    debt = pick_money(rng, 100_000_000, 2_000_000_000, 10_000_000)
+    eq = pick_money(rng, 200_000_000, 3_000_000_000, 10_000_000)
     t = TW_CORPORATE_TAX
-    q = (f"{co}公司的無槓桿貝他值（資產貝他）為 {bu:.2f}，負債市值 {ntd(debt)}，權益市值 {ntd(eq)}，"
-         f"所得稅率 {pct(t, 0)}。請以哈馬達公式計算該公司的有槓桿權益貝他值。{ASK_NUM}")
+    q = (f"{co}公司的無槓桿貝他係數（資產貝他係數）為 {bu:.2f}，負債市值 {ntd(debt)}，權益市值 {ntd(eq)}，"
+         f"所得稅率 {pct(t, 0)}。請以哈馬達公式計算該公司的有槓桿權益貝他係數。{ASK_NUM}")
     c = Chain()
     de = c.add("負債對權益比", debt / eq, f"{ntd(debt)} ÷ {ntd(eq)}")
     adj = c.add("稅後槓桿調整", (1 - t) * de, f"（1 − {pct(t, 0)}）× {fmt_value(de)}")
-    bl = c.add("有槓桿貝他值", bu * (1 + adj), f"{bu:.2f} × （1 + {fmt_value(adj)}）")
+    bl = c.add("有槓桿貝他係數", bu * (1 + adj), f"{bu:.2f} × （1 + {fmt_value(adj)}）")
     return c.numeric(q, bl, num(bl), params={"bu": bu, "debt": debt, "eq": eq, "t": t})
 
 
@@ -147,7 +147,7 @@ def dp_inter1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     d0 = pick_decimal(rng, 0.5, 12, 2)
     g = pick_rate(rng, 1, 6, 0.5)
-    r = pick_rate(rng, g * 100 + 2, 14, 0.5)
+    r = pick_rate(rng, g * 100 + 2, g * 100 + 7, 0.5)
     q = (f"{co}公司剛發放每股現金股利 {ntd(d0)}，預期股利每年以 {pct(g, 1)} 固定成長，投資人要求的報酬率為 "
          f"{pct(r, 1)}。請以股利固定成長模型計算該股票的合理價格。{ASK_MONEY}")
     c = Chain()
@@ -318,7 +318,7 @@ def wacc_basic2(rng: random.Random) -> Problem:
     rf = pick_rate(rng, 0.5, 4, 0.25)
     rm = pick_rate(rng, rf * 100 + 3, rf * 100 + 9, 0.25)
     beta = pick_decimal(rng, 0.5, 1.8, 2)
-    q = (f"無風險利率為 {pct(rf)}，市場預期報酬率為 {pct(rm)}，{co}公司股票的貝他值為 {beta:.2f}。"
+    q = (f"無風險利率為 {pct(rf)}，市場預期報酬率為 {pct(rm)}，{co}公司股票的貝他係數為 {beta:.2f}。"
          f"請依資本資產定價模型（CAPM）計算該公司的權益資金成本。{ASK_PCT}")
     c = Chain()
     mrp = c.add("市場風險溢酬", rm - rf, f"{pct(rm)} − {pct(rf)}", pct)
@@ -355,7 +355,7 @@ def wacc_inter2(rng: random.Random) -> Problem:
     t = TW_CORPORATE_TAX
     wd = pick_rate(rng, 10, 60, 5)
     q = (f"{co}公司的目標資本結構為負債 {pct(wd, 0)}、權益 {pct(1 - wd, 0)}。無風險利率 {pct(rf)}，市場風險溢酬 "
-         f"{pct(mrp)}，股票貝他值 {beta:.2f}；稅前負債資金成本 {pct(rd)}，所得稅率 {pct(t, 0)}。"
+         f"{pct(mrp)}，股票貝他係數 {beta:.2f}；稅前負債資金成本 {pct(rd)}，所得稅率 {pct(t, 0)}。"
          f"請以 CAPM 估計權益資金成本，並計算 WACC。{ASK_PCT}")
     c = Chain()
     re = c.add("權益資金成本", rf + beta * mrp, f"{pct(rf)} + {beta:.2f} × {pct(mrp)}", pct)

@@ -10,6 +10,7 @@ from finchain_tw_templates.common import (
     ASK_MONEY,
     ASK_NUM,
     ASK_PCT,
+    ASK_USD,
     EXCHANGES,
     TOKENS,
     Chain,
@@ -29,7 +30,6 @@ from finchain_tw_templates.common import (
 from finchain_tw_templates.core import Problem, template
 
 D = "crypto"
-ASK_USD = "（請以美元表示，四捨五入至小數點後第 2 位）"
 
 
 def _tok(rng: random.Random) -> str:
@@ -198,8 +198,8 @@ def gei_inter2(rng: random.Random) -> Problem:
     mkt = _move(rng, -20, 15)
     p0 = pick_decimal(rng, 1, 300, 2)
     qty = pick_money(rng, 100, 50_000, 10)
-    q = (f"研究顯示{tok}相對於加密資產市場指數的貝他值為 {beta:.2f}。一項國際監管消息使市場指數{_signed_pct(mkt)}。"
-         f"若{tok}原價為 {usd(p0, 2)}，某投資人持有 {qty:,} 枚，依貝他值估計其持倉價值變化多少美元（減少以負數表示）？"
+    q = (f"研究顯示{tok}相對於加密資產市場指數的貝他係數為 {beta:.2f}。一項國際監管消息使市場指數{_signed_pct(mkt)}。"
+         f"若{tok}原價為 {usd(p0, 2)}，某投資人持有 {qty:,} 枚，依貝他係數估計其持倉價值變化多少美元（減少以負數表示）？"
          f"{ASK_USD}")
     c = Chain()
     r = c.add(f"{tok}預估報酬率", beta * mkt, f"{beta:.2f} × （{pct(mkt, 1)}）", pct)

@@ -5,9 +5,13 @@ from __future__ import annotations
 import random
 
 from finchain_tw_templates.common import (
+    ASK_MONEY_INT,
+    ASK_NUM,
+    ASK_PCT,
     DIGITAL_BANKS,
     PAYMENT_FIRMS,
     Chain,
+    ask,
     fmt_value,
     ntd,
     num,
@@ -52,7 +56,7 @@ def digital_banking_basic2(rng: random.Random) -> Problem:
     cac = c.add("每戶獲客成本", spend / accounts, f"{ntd(spend)} ÷ {num(accounts)}", ntd)
     months = c.add("回收獲客成本所需月數", cac / margin, f"{ntd(cac)} ÷ {ntd(margin)}")
     q = (f"{bank}推出純網路開戶活動，行銷費用共 {ntd(spend)}，新增 {num(accounts)} 個數位帳戶。"
-         f"若每個新帳戶平均每月可貢獻淨收益 {ntd(margin)}，請問需要幾個月才能回收每戶的獲客成本？（取到小數第二位）")
+         f"若每個新帳戶平均每月可貢獻淨收益 {ntd(margin)}，請問需要幾個月才能回收每戶的獲客成本？{ASK_NUM}")
     return c.numeric(q, months, num(months, 2), {"spend": spend, "accounts": accounts, "margin": margin})
 
 
@@ -69,7 +73,7 @@ def digital_banking_inter1(rng: random.Random) -> Problem:
     lo = c.add("一般利率部分的年利息", (bal - cap) * r_lo, f"({ntd(bal)} − {ntd(cap)}) × {pct(r_lo)}", ntd)
     total = c.add("全年利息合計", hi + lo, f"{ntd(hi)} + {ntd(lo)}", ntd)
     q = (f"{who}在{bank}的數位帳戶活存餘額為 {ntd(bal)}。活動規定：餘額在 {ntd(cap)} 以內的部分享有年利率 {pct(r_hi)}，"
-         f"超過的部分只適用一般活存利率 {pct(r_lo)}。若餘額一整年不變、以單利計算，請問一年可領多少利息？（取到小數第二位）")
+         f"超過的部分只適用一般活存利率 {pct(r_lo)}。若餘額一整年不變、以單利計算，請問一年可領多少利息？{ASK_NUM}")
     return c.numeric(q, total, ntd(total, 2), {"bal": bal, "cap": cap, "r_hi": r_hi, "r_lo": r_lo})
 
 
@@ -87,7 +91,7 @@ def digital_banking_inter2(rng: random.Random) -> Problem:
     net = c.add("扣除獲客成本後的淨價值", clv - cac, f"{ntd(clv)} − {ntd(cac)}", ntd)
     q = (f"{bank}的數位帳戶客戶平均每月帶來營業收入 {ntd(arpu)}，毛利率 {pct(margin, 0)}，每年客戶流失率 {pct(churn, 0)}"
          f"（平均往來年數以 1 ÷ 流失率估算），每位客戶的獲客成本為 {ntd(cac)}。不考慮折現，"
-         f"請問每位客戶扣除獲客成本後的終身價值是多少？（取到小數第二位）")
+         f"請問每位客戶扣除獲客成本後的終身價值是多少？{ASK_NUM}")
     return c.numeric(q, net, ntd(net, 2), {"arpu": arpu, "margin": margin, "churn": churn, "cac": cac})
 
 
@@ -113,7 +117,7 @@ def digital_banking_adv1(rng: random.Random) -> Problem:
     roe = c.add("權益報酬率", profit / capital, f"{ntd(profit)} ÷ {ntd(capital)}", pct)
     q = (f"{bank}（純網路銀行）有 {num(n)} 個有效帳戶，每戶平均存款餘額 {ntd(bal)}，存放款利差 {pct(spread)}；"
          f"每戶每年另有手續費收入 {ntd(fee)}，每戶每年變動服務成本 {ntd(cost)}。全行每年固定營運成本 {ntd(fixed)}，"
-         f"權益總額 {ntd(capital)}。不考慮所得稅，請問權益報酬率（ROE）是多少？（以百分比表示，取到小數第二位，虧損時為負值）")
+         f"權益總額 {ntd(capital)}。不考慮所得稅，請問權益報酬率（ROE）是多少？{ask(2, '百分比', '虧損時為負值')}")
     return c.numeric(q, roe, pct(roe), {"n": n, "bal": bal, "spread": spread, "fee": fee, "cost": cost,
                                         "fixed": fixed, "capital": capital})
 
@@ -130,7 +134,7 @@ def payment_technologies_basic1(rng: random.Random) -> Problem:
     fee = c.add("刷卡手續費", sales * mdr, f"{ntd(sales)} × {pct(mdr)}", ntd)
     net = c.add("實際入帳金額", sales - fee, f"{ntd(sales)} − {ntd(fee)}", ntd)
     q = (f"{co}門市本月信用卡刷卡營業額為 {ntd(sales)}，收單銀行收取的刷卡手續費率為 {pct(mdr)}。"
-         f"請問扣除手續費後，實際入帳金額是多少？（取到小數第二位）")
+         f"請問扣除手續費後，實際入帳金額是多少？{ASK_NUM}")
     return c.numeric(q, net, ntd(net, 2), {"sales": sales, "mdr": mdr})
 
 
@@ -144,7 +148,7 @@ def payment_technologies_basic2(rng: random.Random) -> Problem:
     raw = c.add("未設上限的回饋金額", spend * rate, f"{ntd(spend)} × {pct(rate, 1)}", ntd)
     got = c.add("實際回饋金額", min(raw, cap), f"{ntd(raw)} 與上限 {ntd(cap)} 取較小者", ntd)
     q = (f"{who}本月以行動支付消費 {ntd(spend)}，行動支付平台提供 {pct(rate, 1)} 回饋，每月回饋上限 {ntd(cap)}。"
-         f"請問{who}本月可獲得多少回饋？（取到小數第二位）")
+         f"請問{who}本月可獲得多少回饋？{ASK_NUM}")
     return c.numeric(q, got, ntd(got, 2), {"spend": spend, "rate": rate, "cap": cap})
 
 
@@ -163,7 +167,7 @@ def payment_technologies_inter1(rng: random.Random) -> Problem:
     save = c.add("每月可節省的金流成本", fee_card - fee_qr, f"{ntd(fee_card)} − {ntd(fee_qr)}", ntd)
     q = (f"{co}每月約有 {num(n)} 筆交易，平均客單價 {ntd(ticket)}，目前全部以信用卡收款，手續費率 {pct(card)}。"
          f"若全部改用 QR Code 支付，費率 {pct(qr)}，另收每月系統月租費 {ntd(monthly_fee)}。"
-         f"請問每月可節省多少金流成本？（取到小數第二位，增加成本時為負值）")
+         f"請問每月可節省多少金流成本？{ask(2, note='增加成本時為負值')}")
     return c.numeric(q, save, ntd(save, 2), {"n": n, "ticket": ticket, "card": card, "qr": qr, "monthly_fee": monthly_fee})
 
 
@@ -181,7 +185,7 @@ def payment_technologies_inter2(rng: random.Random) -> Problem:
     cost = c.add("實際負擔的費用率", total / base - 1, f"{ntd(total)} ÷ {ntd(base)} − 1", lambda x: pct(x, 4))
     q = (f"{who}用電子錢包在美國網站購買 {usd(amount)} 的商品，當日中間匯率為 1 美元兌 {fx} 元新臺幣。"
          f"錢包業者另收取換算後金額 {pct(markup, 1)} 的國外交易服務費，以及每筆固定手續費 {ntd(fixed)}。"
-         f"請問相對於中間匯率換算金額，{who}實際負擔的費用率是多少？（以百分比表示，取到小數第二位）")
+         f"請問相對於中間匯率換算金額，{who}實際負擔的費用率是多少？{ASK_PCT}")
     return c.numeric(q, cost, pct(cost), {"amount": amount, "fx": fx, "markup": markup, "fixed": fixed})
 
 
@@ -218,7 +222,7 @@ def robo_advisors_basic1(rng: random.Random) -> Problem:
     annual = c.add("年管理費", aum * fee, f"{ntd(aum)} × {pct(fee)}", ntd)
     monthly = c.add("平均每月管理費", annual / 12, f"{ntd(annual)} ÷ 12", ntd)
     q = (f"{who}在機器人理財平台投入 {ntd(aum)}，平台年管理費率 {pct(fee)}，按月平均收取。"
-         f"假設資產金額不變，請問每月管理費是多少？（取到小數第二位）")
+         f"假設資產金額不變，請問每月管理費是多少？{ASK_NUM}")
     return c.numeric(q, monthly, ntd(monthly, 2), {"aum": aum, "fee": fee})
 
 
@@ -233,7 +237,7 @@ def robo_advisors_basic2(rng: random.Random) -> Problem:
     total = c.add("投資組合預期報酬率", part + (1 - w) * rb, f"{pct(part, 4)} + {pct(1 - w, 0)} × {pct(rb)}", lambda x: pct(x, 4))
     q = (f"機器人理財平台替{who}配置股票型 ETF {pct(w, 0)}、債券型 ETF {pct(1 - w, 0)}。"
          f"股票型 ETF 預期年報酬率 {pct(rs)}，債券型 ETF 預期年報酬率 {pct(rb)}。"
-         f"請問此投資組合的預期年報酬率是多少？（以百分比表示，取到小數第二位）")
+         f"請問此投資組合的預期年報酬率是多少？{ASK_PCT}")
     return c.numeric(q, total, pct(total), {"w": w, "rs": rs, "rb": rb})
 
 
@@ -277,7 +281,7 @@ def robo_advisors_inter2(rng: random.Random) -> Problem:
     total = c.add("投資組合期末總值", s + b, f"{ntd(s)} + {ntd(b)}", ntd)
     sell = c.add("需賣出的股票金額", s - w * total, f"{ntd(s)} − {pct(w, 0)} × {ntd(total)}", ntd)
     q = (f"{who}在機器人理財帳戶投入 {ntd(v)}，目標配置為股票 {pct(w, 0)}、債券 {pct(1 - w, 0)}。一年後股票部位上漲 {pct(rs, 1)}，"
-         f"債券部位報酬 {pct(rb, 1)}。平台要把配置調回目標比例，請問需要賣出多少股票部位（轉入債券）？（取到小數第二位）")
+         f"債券部位報酬 {pct(rb, 1)}。平台要把配置調回目標比例，請問需要賣出多少股票部位（轉入債券）？{ASK_NUM}")
     return c.numeric(q, sell, ntd(sell, 2), {"v": v, "w": w, "rs": rs, "rb": rb})
 
 
@@ -297,5 +301,5 @@ def robo_advisors_adv1(rng: random.Random) -> Problem:
     diff = c.add("兩者期末價值差距", fv_r - fv_h, f"{ntd(fv_r)} − {ntd(fv_h)}", ntd)
     q = (f"{who}有 {ntd(p)} 要長期投資 {n} 年，預期年報酬率（扣費前）{pct(r)}。機器人理財年費率 {pct(f_robo)}，"
          f"傳統理財顧問年費率 {pct(f_human)}；費用直接從年報酬率中扣除，每年複利。"
-         f"請問 {n} 年後，選擇機器人理財比傳統理財顧問多累積多少金額？（四捨五入至整數元）")
+         f"請問 {n} 年後，選擇機器人理財比傳統理財顧問多累積多少金額？{ASK_MONEY_INT}")
     return c.numeric(q, diff, ntd(diff, 0), {"p": p, "r": r, "f_robo": f_robo, "f_human": f_human, "n": n})

@@ -6,8 +6,11 @@ import math
 import random
 
 from finchain_tw_templates.common import (
+    ASK_MONEY_INT,
+    ASK_PCT,
     TW_CORPORATE_TAX,
     Chain,
+    ask,
     fmt_value,
     ntd,
     pct,
@@ -60,7 +63,7 @@ def compound_interest_basic1(rng: random.Random) -> Problem:
     g = c.add("複利終值因子", (1 + r) ** n, f"(1 + {pct(r)})^{n}")
     fv = c.add("到期本利和", p * g, f"{ntd(p)} × {fmt_value(g)}", ntd)
     q = (f"{who}將 {ntd(p)} 存入一筆年利率 {pct(r)}、每年複利一次的定期存款，存期 {n} 年。"
-         f"請問到期時的本利和是多少？（四捨五入至整數元）")
+         f"請問到期時的本利和是多少？{ASK_MONEY_INT}")
     return c.numeric(q, fv, ntd(fv, 0), {"p": p, "r": r, "n": n})
 
 
@@ -74,7 +77,7 @@ def compound_interest_basic2(rng: random.Random) -> Problem:
     fv = c.add("到期本利和", p * (1 + r / 12) ** (12 * n), f"{ntd(p)} × (1 + {pct(r)} ÷ 12)^({12 * n})", ntd)
     interest = c.add("累積利息", fv - p, f"{ntd(fv)} − {ntd(p)}", ntd)
     q = (f"{who}把 {ntd(p)} 放在年利率 {pct(r)}、按月複利的帳戶中 {n} 年，期間不提領。"
-         f"請問這段期間共賺得多少利息？（四捨五入至整數元）")
+         f"請問這段期間共賺得多少利息？{ASK_MONEY_INT}")
     return c.numeric(q, interest, ntd(interest, 0), {"p": p, "r": r, "n": n})
 
 
@@ -91,7 +94,7 @@ def compound_interest_inter1(rng: random.Random) -> Problem:
     ear = c.add("有效年利率", (1 + i) ** m - 1, f"(1 + {pct(i, 4)})^{m} − 1", lambda x: pct(x, 4))
     fv = c.add("到期本利和", p * (1 + ear) ** n, f"{ntd(p)} × (1 + {pct(ear, 4)})^{n}", ntd)
     q = (f"{who}投資 {ntd(p)} 於名目年利率 {pct(r)}、{freq}複利一次的理財商品。請先算出有效年利率，"
-         f"再計算 {n} 年後的本利和。請問 {n} 年後的本利和是多少？（四捨五入至整數元）")
+         f"再計算 {n} 年後的本利和。請問 {n} 年後的本利和是多少？{ASK_MONEY_INT}")
     return c.numeric(q, fv, ntd(fv, 0), {"p": p, "r": r, "_m": m, "n": n})
 
 
@@ -107,7 +110,7 @@ def compound_interest_inter2(rng: random.Random) -> Problem:
     factor = c.add("複利終值因子", (1 + i) ** periods, f"(1 + {pct(i, 4)})^{int(periods)}")
     pv = c.add("現在應投入金額", target / factor, f"{ntd(target)} ÷ {fmt_value(factor)}", ntd)
     q = (f"{who}希望 {n} 年後為子女準備 {ntd(target)} 的教育基金。若現在一次投入一筆資金，年利率 {pct(r)}、"
-         f"每季複利一次，請問現在需要投入多少錢？（四捨五入至整數元）")
+         f"每季複利一次，請問現在需要投入多少錢？{ASK_MONEY_INT}")
     return c.numeric(q, pv, ntd(pv, 0), {"target": target, "r": r, "n": n})
 
 
@@ -129,7 +132,7 @@ def compound_interest_adv1(rng: random.Random) -> Problem:
     real = c.add("以今日購買力計算的實質價值", total / (1 + inf) ** n, f"{ntd(total)} ÷ (1 + {pct(inf)})^{n}", ntd)
     q = (f"{who}現在存入 {ntd(p)}，之後每月月底再存 {ntd(pmt)}，帳戶年利率 {pct(r)}、按月複利，持續 {n} 年。"
          f"假設這段期間每年通貨膨脹率為 {pct(inf)}，請問 {n} 年後帳戶總值換算成今日購買力約是多少？"
-         f"（四捨五入至整數元）")
+         f"{ASK_MONEY_INT}")
     return c.numeric(q, real, ntd(real, 0), {"p": p, "pmt": pmt, "r": r, "n": n, "inf": inf})
 
 
@@ -139,7 +142,7 @@ def compound_interest_adv1(rng: random.Random) -> Problem:
 @template(D, "irr", "irr_basic1", "基礎")
 def irr_basic1(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    c0 = pick_money(rng, 100_000, 2_000_000, 10_000)
+    c0 = pick_money(rng, 10_000_000, 500_000_000, 1_000_000)
     mult = rng.randint(110, 250) / 100
     cn = round(c0 * mult)
     n = rng.randint(3, 10)
@@ -147,30 +150,30 @@ def irr_basic1(rng: random.Random) -> Problem:
     m = c.add("期末回收倍數", cn / c0, f"{ntd(cn)} ÷ {ntd(c0)}")
     irr = c.add("內部報酬率", m ** (1 / n) - 1, f"{fmt_value(m)}^(1/{n}) − 1", pct)
     q = (f"{co}投入 {ntd(c0)} 購買一塊土地，期間沒有其他現金流量，預計 {n} 年後以 {ntd(cn)} 出售。"
-         f"請問這項投資的內部報酬率（IRR）是多少？（以百分比表示，取到小數第二位）")
+         f"請問這項投資的內部報酬率（IRR）是多少？{ASK_PCT}")
     return c.numeric(q, irr, pct(irr), {"c0": c0, "cn": cn, "n": n})
 
 
 @template(D, "irr", "irr_basic2", "基礎")
 def irr_basic2(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    c0 = pick_money(rng, 500_000, 5_000_000, 50_000)
-    cf = pick_money(rng, round(c0 * 0.03), round(c0 * 0.10), 1_000)
+    c0 = pick_money(rng, 20_000_000, 200_000_000, 500_000)
+    cf = pick_money(rng, round(c0 * 0.03), round(c0 * 0.10), 10_000)
     g = pick_rate(rng, 0.5, 3, 0.25)
     c = Chain()
     y = c.add("第一年現金殖利率", cf / c0, f"{ntd(cf)} ÷ {ntd(c0)}", pct)
     irr = c.add("內部報酬率", y + g, f"{pct(y)} + {pct(g)}", pct)
     q = (f"{co}以 {ntd(c0)} 買下一棟出租廠房，第一年年底可收到淨租金 {ntd(cf)}，之後租金每年固定成長 {pct(g)}，"
-         f"並假設可永續出租。請問這項投資的內部報酬率是多少？（以百分比表示，取到小數第二位）")
+         f"並假設可永續出租。請問這項投資的內部報酬率是多少？{ASK_PCT}")
     return c.numeric(q, irr, pct(irr), {"c0": c0, "cf": cf, "g": g})
 
 
 @template(D, "irr", "irr_inter1", "中級")
 def irr_inter1(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    c0 = pick_money(rng, 100_000, 1_000_000, 10_000)
-    c1 = pick_money(rng, round(c0 * 0.4), round(c0 * 0.8), 1_000)
-    c2 = pick_money(rng, round(c0 * 0.6), round(c0 * 1.0), 1_000)
+    c0 = pick_money(rng, 10_000_000, 100_000_000, 1_000_000)
+    c1 = pick_money(rng, round(c0 * 0.4), round(c0 * 0.8), 100_000)
+    c2 = pick_money(rng, round(c0 * 0.6), round(c0 * 1.0), 100_000)
     c = Chain()
     # With x = 1/(1+IRR): c2·x² + c1·x − c0 = 0, the positive root gives the IRR.
     disc = c.add("判別式", c1 ** 2 + 4 * c2 * c0, f"{fmt_value(c1)}² + 4 × {fmt_value(c2)} × {fmt_value(c0)}")
@@ -178,7 +181,7 @@ def irr_inter1(rng: random.Random) -> Problem:
     irr = c.add("內部報酬率", 1 / x - 1, f"1 ÷ {fmt_value(x)} − 1", pct)
     q = (f"{co}評估一項設備投資：期初支出 {ntd(c0)}，第 1 年年底流入 {ntd(c1)}，第 2 年年底流入 {ntd(c2)}。"
          f"令 x = 1 ÷ (1 + IRR)，解二次方程式 {fmt_value(c2)}x² + {fmt_value(c1)}x − {fmt_value(c0)} = 0。"
-         f"請問這項投資的內部報酬率是多少？（以百分比表示，取到小數第二位）")
+         f"請問這項投資的內部報酬率是多少？{ASK_PCT}")
     return c.numeric(q, irr, pct(irr), {"c0": c0, "c1": c1, "c2": c2})
 
 
@@ -186,8 +189,8 @@ def irr_inter1(rng: random.Random) -> Problem:
 def irr_inter2(rng: random.Random) -> Problem:
     co = pick_company(rng)
     n = rng.randint(4, 10)
-    cf = pick_money(rng, 50_000, 400_000, 5_000)
-    c0 = pick_money(rng, round(cf * n * 0.55), round(cf * n * 0.9), 10_000)
+    cf = pick_money(rng, 5_000_000, 40_000_000, 500_000)
+    c0 = pick_money(rng, round(cf * n * 0.55), round(cf * n * 0.9), 1_000_000)
     hurdle = pick_rate(rng, 5, 12, 0.5)
     c = Chain()
     af = c.add("目標年金現值因子", c0 / cf, f"{ntd(c0)} ÷ {ntd(cf)}")
@@ -195,16 +198,16 @@ def irr_inter2(rng: random.Random) -> Problem:
     spread = c.add("超過門檻報酬率的幅度", irr - hurdle, f"{pct(irr)} − {pct(hurdle)}", pct)
     q = (f"{co}的自動化產線投資需期初投入 {ntd(c0)}，之後連續 {n} 年每年年底產生 {ntd(cf)} 的淨現金流入。"
          f"公司要求的門檻報酬率為 {pct(hurdle)}。請問這項投資的內部報酬率比門檻報酬率高（或低）多少個百分點？"
-         f"（以百分比表示，取到小數第二位，低於門檻時為負值）")
+         f"{ask(2, '百分比', '低於門檻時為負值')}")
     return c.numeric(q, spread, pct(spread), {"c0": c0, "cf": cf, "n": n, "hurdle": hurdle})
 
 
 @template(D, "irr", "irr_adv1", "進階")
 def irr_adv1(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    c0 = pick_money(rng, 500_000, 3_000_000, 50_000)
+    c0 = pick_money(rng, 50_000_000, 300_000_000, 5_000_000)
     n = 5
-    flows = [pick_money(rng, round(c0 * 0.15), round(c0 * 0.40), 5_000) for _ in range(n)]
+    flows = [pick_money(rng, round(c0 * 0.15), round(c0 * 0.40), 500_000) for _ in range(n)]
     wacc = pick_rate(rng, 6, 12, 0.5)
     reinv = pick_rate(rng, 3, 8, 0.5)
     allf = [-c0] + flows
@@ -218,7 +221,7 @@ def irr_adv1(rng: random.Random) -> Problem:
     mirr = c.add("修正內部報酬率", mult ** (1 / n) - 1, f"{fmt_value(mult)}^(1/{n}) − 1", pct)
     q = (f"{co}評估一項 {n} 年期擴廠計畫：期初投資 {ntd(c0)}，各年年底淨現金流入為{flows_text(allf)}。"
          f"公司資金成本 {pct(wacc)}，期間流入的現金假設以 {pct(reinv)} 再投資。請依序計算淨現值、內部報酬率，"
-         f"再求修正內部報酬率（MIRR）。請問 MIRR 是多少？（以百分比表示，取到小數第二位）")
+         f"再求修正內部報酬率（MIRR）。請問 MIRR 是多少？{ASK_PCT}")
     return c.numeric(q, mirr, pct(mirr), {"c0": c0, "flows": flows, "wacc": wacc, "reinv": reinv})
 
 
@@ -228,15 +231,15 @@ def irr_adv1(rng: random.Random) -> Problem:
 @template(D, "npv", "npv_basic1", "基礎")
 def npv_basic1(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    c0 = pick_money(rng, 100_000, 2_000_000, 10_000)
+    c0 = pick_money(rng, 5_000_000, 60_000_000, 100_000)
     n = rng.randint(2, 6)
-    cn = pick_money(rng, round(c0 * 0.9), round(c0 * 1.8), 10_000)
+    cn = pick_money(rng, round(c0 * 0.9), round(c0 * 1.8), 100_000)
     r = pick_rate(rng, 4, 12, 0.5)
     c = Chain()
     pv = c.add("未來收入現值", cn / (1 + r) ** n, f"{ntd(cn)} ÷ (1 + {pct(r)})^{n}", ntd)
     npv = c.add("淨現值", pv - c0, f"{ntd(pv)} − {ntd(c0)}", ntd)
     q = (f"{co}今天支付 {ntd(c0)} 取得一項專利授權，預計 {n} 年後可一次收到 {ntd(cn)}。"
-         f"若折現率為 {pct(r)}，請問這項投資的淨現值（NPV）是多少？（四捨五入至整數元）")
+         f"若折現率為 {pct(r)}，請問這項投資的淨現值（NPV）是多少？{ASK_MONEY_INT}")
     return c.numeric(q, npv, ntd(npv, 0), {"c0": c0, "cn": cn, "n": n, "r": r})
 
 
@@ -244,29 +247,29 @@ def npv_basic1(rng: random.Random) -> Problem:
 def npv_basic2(rng: random.Random) -> Problem:
     co = pick_company(rng)
     n = rng.randint(3, 10)
-    cf = pick_money(rng, 20_000, 300_000, 1_000)
-    c0 = pick_money(rng, round(cf * n * 0.6), round(cf * n * 0.95), 10_000)
+    cf = pick_money(rng, 1_000_000, 5_000_000, 10_000)
+    c0 = pick_money(rng, round(cf * n * 0.6), round(cf * n * 0.95), 100_000)
     r = pick_rate(rng, 3, 12, 0.5)
     c = Chain()
     pv = c.add("各年現金流入現值合計", cf * (1 - (1 + r) ** -n) / r, f"{ntd(cf)} × [1 − (1 + {pct(r)})^−{n}] ÷ {pct(r)}", ntd)
     npv = c.add("淨現值", pv - c0, f"{ntd(pv)} − {ntd(c0)}", ntd)
     q = (f"{co}考慮汰換節能空調，期初成本 {ntd(c0)}，之後 {n} 年每年年底可節省電費 {ntd(cf)}。"
-         f"在折現率 {pct(r)} 下，請問這項投資的淨現值是多少？（四捨五入至整數元）")
+         f"在折現率 {pct(r)} 下，請問這項投資的淨現值是多少？{ASK_MONEY_INT}")
     return c.numeric(q, npv, ntd(npv, 0), {"c0": c0, "cf": cf, "n": n, "r": r})
 
 
 @template(D, "npv", "npv_inter1", "中級")
 def npv_inter1(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    c0 = pick_money(rng, 200_000, 2_000_000, 10_000)
-    flows = [pick_money(rng, round(c0 * 0.3), round(c0 * 0.6), 1_000) for _ in range(3)]
+    c0 = pick_money(rng, 20_000_000, 200_000_000, 1_000_000)
+    flows = [pick_money(rng, round(c0 * 0.3), round(c0 * 0.6), 100_000) for _ in range(3)]
     r = pick_rate(rng, 5, 14, 0.5)
     c = Chain()
     pvs = [c.add(f"第 {t} 年現金流量現值", cf / (1 + r) ** t, f"{ntd(cf)} ÷ (1 + {pct(r)})^{t}", ntd)
            for t, cf in enumerate(flows, 1)]
     npv = c.add("淨現值", sum(pvs) - c0, f"{' + '.join(ntd(v) for v in pvs)} − {ntd(c0)}", ntd)
     q = (f"{co}計畫推出新產品線，期初投資 {ntd(c0)}，預估{flows_text([-c0] + flows)}的淨現金流入（皆於年底發生）。"
-         f"折現率 {pct(r)}。請問此計畫的淨現值是多少？（四捨五入至整數元）")
+         f"折現率 {pct(r)}。請問此計畫的淨現值是多少？{ASK_MONEY_INT}")
     return c.numeric(q, npv, ntd(npv, 0), {"c0": c0, "flows": flows, "r": r})
 
 
@@ -274,9 +277,9 @@ def npv_inter1(rng: random.Random) -> Problem:
 def npv_inter2(rng: random.Random) -> Problem:
     co = pick_company(rng)
     n = rng.randint(4, 10)
-    cf = pick_money(rng, 50_000, 500_000, 5_000)
-    c0 = pick_money(rng, round(cf * n * 0.6), round(cf * n * 0.95), 10_000)
-    salvage = pick_money(rng, round(c0 * 0.05), round(c0 * 0.2), 1_000)
+    cf = pick_money(rng, 1_000_000, 5_000_000, 50_000)
+    c0 = pick_money(rng, round(cf * n * 0.6), round(cf * n * 0.95), 100_000)
+    salvage = pick_money(rng, round(c0 * 0.05), round(c0 * 0.2), 10_000)
     r = pick_rate(rng, 4, 12, 0.5)
     c = Chain()
     pv_a = c.add("營運現金流量現值", cf * (1 - (1 + r) ** -n) / r, f"{ntd(cf)} × [1 − (1 + {pct(r)})^−{n}] ÷ {pct(r)}", ntd)
@@ -284,7 +287,7 @@ def npv_inter2(rng: random.Random) -> Problem:
     pv = c.add("流入現值合計", pv_a + pv_s, f"{ntd(pv_a)} + {ntd(pv_s)}", ntd)
     npv = c.add("淨現值", pv - c0, f"{ntd(pv)} − {ntd(c0)}", ntd)
     q = (f"{co}購置一台 CNC 加工機，成本 {ntd(c0)}，使用 {n} 年，每年年底增加淨現金流入 {ntd(cf)}，"
-         f"第 {n} 年底可出售殘值 {ntd(salvage)}。折現率 {pct(r)}，請問淨現值是多少？（四捨五入至整數元）")
+         f"第 {n} 年底可出售殘值 {ntd(salvage)}。折現率 {pct(r)}，請問淨現值是多少？{ASK_MONEY_INT}")
     return c.numeric(q, npv, ntd(npv, 0), {"c0": c0, "cf": cf, "n": n, "salvage": salvage, "r": r})
 
 
@@ -292,7 +295,7 @@ def npv_inter2(rng: random.Random) -> Problem:
 def npv_adv1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     n = rng.randint(4, 8)
-    capex = pick_money(rng, 1_000_000, 8_000_000, 100_000)
+    capex = pick_money(rng, 20_000_000, 160_000_000, 1_000_000)
     rev = pick_money(rng, round(capex * 0.5), round(capex * 0.9), 10_000)
     cost = pick_money(rng, round(rev * 0.3), round(rev * 0.55), 10_000)
     tax = TW_CORPORATE_TAX
@@ -307,7 +310,7 @@ def npv_adv1(rng: random.Random) -> Problem:
     npv = c.add("淨現值", pv_ocf + pv_s - capex, f"{ntd(pv_ocf)} + {ntd(pv_s)} − {ntd(capex)}", ntd)
     q = (f"{co}評估一條新產線：設備成本 {ntd(capex)}，使用 {n} 年，以直線法折舊至殘值 0。每年營業收入 {ntd(rev)}、"
          f"付現營業成本 {ntd(cost)}，營利事業所得稅率 {pct(tax, 0)}。第 {n} 年底設備可以 {ntd(salvage)} 出售"
-         f"（帳面價值為 0，出售利益全額課稅）。折現率 {pct(r)}。請問此計畫的淨現值是多少？（四捨五入至整數元）")
+         f"（帳面價值為 0，出售利益全額課稅）。折現率 {pct(r)}。請問此計畫的淨現值是多少？{ASK_MONEY_INT}")
     return c.numeric(q, npv, ntd(npv, 0),
                      {"capex": capex, "n": n, "rev": rev, "cost": cost, "tax": tax, "salvage": salvage, "r": r})
 
@@ -325,7 +328,7 @@ def risk_adjusted_returns_basic1(rng: random.Random) -> Problem:
     ex = c.add("超額報酬", rp - rf, f"{pct(rp)} − {pct(rf)}", pct)
     sharpe = c.add("夏普比率", ex / sd, f"{pct(ex)} ÷ {pct(sd)}")
     q = (f"{fund}去年報酬率 {pct(rp)}，報酬標準差 {pct(sd)}，同期無風險利率 {pct(rf)}。"
-         f"請問此基金的夏普比率是多少？（取到小數第四位）")
+         f"請問此基金的夏普比率是多少？{ask(4)}")
     return c.numeric(q, sharpe, fmt_value(sharpe), {"rp": rp, "rf": rf, "sd": sd})
 
 
@@ -339,7 +342,7 @@ def risk_adjusted_returns_basic2(rng: random.Random) -> Problem:
     ex = c.add("超額報酬", rp - rf, f"{pct(rp)} − {pct(rf)}", pct)
     tr = c.add("崔納指標", ex / beta, f"{pct(ex)} ÷ {beta}", lambda x: pct(x, 4))
     q = (f"{co}員工持股信託的股票投資組合年報酬率 {pct(rp)}，貝他係數 {beta}，無風險利率 {pct(rf)}。"
-         f"請問此投資組合的崔納指標是多少？（以百分比表示，取到小數第二位）")
+         f"請問此投資組合的崔納指標是多少？{ASK_PCT}")
     return c.numeric(q, tr, pct(tr), {"rp": rp, "rf": rf, "beta": beta})
 
 
@@ -355,7 +358,7 @@ def risk_adjusted_returns_inter1(rng: random.Random) -> Problem:
     exp = c.add("CAPM 預期報酬率", rf + beta * prem, f"{pct(rf)} + {beta} × {pct(prem)}", lambda x: pct(x, 4))
     alpha = c.add("詹森指標", rp - exp, f"{pct(rp)} − {pct(exp, 4)}", lambda x: pct(x, 4))
     q = (f"{who}操作的股票組合去年報酬率 {pct(rp)}，貝他係數 {beta}。同期大盤報酬率 {pct(rm)}，無風險利率 {pct(rf)}。"
-         f"請問此組合的詹森指標（超額報酬 α）是多少？（以百分比表示，取到小數第二位）")
+         f"請問此組合的詹森指標（超額報酬 α）是多少？{ASK_PCT}")
     return c.numeric(q, alpha, pct(alpha), {"rp": rp, "rf": rf, "rm": rm, "beta": beta})
 
 
@@ -396,7 +399,7 @@ def risk_adjusted_returns_adv1(rng: random.Random) -> Problem:
     diff = c.add("M² 超越大盤幅度", m2 - rm, f"{pct(m2, 4)} − {pct(rm)}", lambda x: pct(x, 4))
     q = (f"{fund}去年報酬率 {pct(rp)}、標準差 {pct(sp)}；大盤報酬率 {pct(rm)}、標準差 {pct(sm)}；無風險利率 {pct(rf)}。"
          f"請先算出基金與大盤的夏普比率，再以 M² 風險調整績效把基金波動度調整到與大盤相同。"
-         f"請問 M² 報酬率比大盤報酬率高出多少？（以百分比表示，取到小數第二位，落後時為負值）")
+         f"請問 M² 報酬率比大盤報酬率高出多少？{ask(2, '百分比', '落後時為負值')}")
     return c.numeric(q, diff, pct(diff), {"rp": rp, "sp": sp, "rm": rm, "sm": sm, "rf": rf})
 
 
@@ -412,7 +415,7 @@ def roi_basic1(rng: random.Random) -> Problem:
     gain = c.add("投資損益", value - cost, f"{ntd(value)} − {ntd(cost)}", ntd)
     roi = c.add("投資報酬率", gain / cost, f"{ntd(gain)} ÷ {ntd(cost)}", pct)
     q = (f"{who}以 {ntd(cost)} 買進一批藝術品，之後以 {ntd(value)} 賣出（不計其他費用）。"
-         f"請問這筆投資的報酬率（ROI）是多少？（以百分比表示，取到小數第二位，虧損時為負值）")
+         f"請問這筆投資的報酬率（ROI）是多少？{ask(2, '百分比', '虧損時為負值')}")
     return c.numeric(q, roi, pct(roi), {"cost": cost, "value": value})
 
 
@@ -426,17 +429,17 @@ def roi_basic2(rng: random.Random) -> Problem:
     total = c.add("累計報酬率", value / cost - 1, f"{ntd(value)} ÷ {ntd(cost)} − 1", pct)
     ann = c.add("年化報酬率", (1 + total) ** (1 / n) - 1, f"(1 + {pct(total)})^(1/{n}) − 1", pct)
     q = (f"{who} {n} 年前投入 {ntd(cost)} 買進一檔基金，現在市值為 {ntd(value)}（期間無配息）。"
-         f"請問年化報酬率是多少？（以百分比表示，取到小數第二位）")
+         f"請問年化報酬率是多少？{ASK_PCT}")
     return c.numeric(q, ann, pct(ann), {"cost": cost, "value": value, "n": n})
 
 
 @template(D, "roi", "roi_inter1", "中級")
 def roi_inter1(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    cost = pick_money(rng, 200_000, 3_000_000, 10_000)
+    cost = pick_money(rng, 5_000_000, 60_000_000, 100_000)
     n = rng.randint(3, 8)
-    saving = pick_money(rng, round(cost / n * 1.05), round(cost / n * 1.6), 1_000)
-    salvage = pick_money(rng, 1_000, round(cost * 0.1), 1_000)
+    saving = pick_money(rng, round(cost / n * 1.05), round(cost / n * 1.6), 10_000)
+    salvage = pick_money(rng, 10_000, round(cost * 0.1), 10_000)
     c = Chain()
     benefit = c.add("總效益", saving * n + salvage, f"{ntd(saving)} × {n} + {ntd(salvage)}", ntd)
     gain = c.add("淨效益", benefit - cost, f"{ntd(benefit)} − {ntd(cost)}", ntd)
@@ -444,7 +447,7 @@ def roi_inter1(rng: random.Random) -> Problem:
     avg = c.add("平均每年報酬率（單利）", roi / n, f"{pct(roi)} ÷ {n}", pct)
     q = (f"{co}導入倉儲自動化系統，成本 {ntd(cost)}，可使用 {n} 年，每年節省人力成本 {ntd(saving)}，"
          f"期滿可回收殘值 {ntd(salvage)}。不考慮貨幣時間價值，請問整個期間的投資報酬率換算成平均每年（單利）"
-         f"是多少？（以百分比表示，取到小數第二位）")
+         f"是多少？{ASK_PCT}")
     return c.numeric(q, avg, pct(avg), {"cost": cost, "n": n, "saving": saving, "salvage": salvage})
 
 
@@ -459,7 +462,7 @@ def roi_inter2(rng: random.Random) -> Problem:
     net = c.add("扣除行銷費用後淨利", gp - spend, f"{ntd(gp)} − {ntd(spend)}", ntd)
     roi = c.add("行銷投資報酬率", net / spend, f"{ntd(net)} ÷ {ntd(spend)}", pct)
     q = (f"{co}在社群平台投放廣告，花費 {ntd(spend)}，帶來 {ntd(rev)} 的新增營業收入，產品毛利率 {pct(margin, 0)}。"
-         f"請問這次行銷活動的投資報酬率是多少？（以百分比表示，取到小數第二位，虧損時為負值）")
+         f"請問這次行銷活動的投資報酬率是多少？{ask(2, '百分比', '虧損時為負值')}")
     return c.numeric(q, roi, pct(roi), {"spend": spend, "rev": rev, "margin": margin})
 
 
@@ -481,6 +484,6 @@ def roi_adv1(rng: random.Random) -> Problem:
     ann = c.add("年化報酬率", (1 + roi) ** (1 / n) - 1, f"(1 + {pct(roi)})^(1/{n}) − 1", pct)
     q = (f"{who}以 {ntd(price)} 買進一間店面，另付仲介費、代書費與稅費合計為房價的 {pct(buy_cost, 1)}。出租 {n} 年，"
          f"每年淨租金 {ntd(rent)}（不考慮再投資），之後以 {ntd(sale)} 售出，出售費用為售價的 {pct(sell_cost, 1)}。"
-         f"請以累計報酬率換算年化報酬率。請問年化報酬率是多少？（以百分比表示，取到小數第二位）")
+         f"請以累計報酬率換算年化報酬率。請問年化報酬率是多少？{ASK_PCT}")
     return c.numeric(q, ann, pct(ann),
                      {"price": price, "buy_cost": buy_cost, "rent": rent, "n": n, "sale": sale, "sell_cost": sell_cost})

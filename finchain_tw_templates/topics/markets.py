@@ -9,7 +9,9 @@ from finchain_tw_templates.common import (
     ASK_MONEY,
     ASK_NUM,
     ASK_PCT,
+    ASK_USD,
     Chain,
+    ask,
     fmt_value,
     ntd,
     num,
@@ -135,7 +137,7 @@ def fx_basic1(rng: random.Random) -> Problem:
     twd = pick_money(rng, 10_000, 3_000_000, 1_000)
     rate = pick_decimal(rng, 27.5, 33.5, 3)
     q = (f"{who}準備出國，以 {ntd(twd)} 向銀行購買美元，銀行美元現金賣出匯率為 1 美元兌新臺幣 {rate:.3f} 元。"
-         f"請計算可換得多少美元。（請以美元表示，四捨五入至小數點後第 2 位）")
+         f"請計算可換得多少美元。{ASK_USD}")
     c = Chain()
     u = c.add("可換得美元", twd / rate, f"{ntd(twd)} ÷ {rate:.3f}", usd)
     return c.numeric(q, u, usd(u), params={"twd": twd, "rate": rate})
@@ -177,7 +179,7 @@ def fx_inter2(rng: random.Random) -> Problem:
     i_us = pick_rate(rng, 0.5, 6, 0.125)
     days = rng.choice([30, 60, 90, 180, 360])
     q = (f"美元兌新臺幣即期匯率為 {spot:.3f}，新臺幣 {days} 天期利率為年息 {pct(i_tw, 3)}，美元為年息 {pct(i_us, 3)}"
-         f"（皆以一年 360 天單利計）。請依利率平價理論計算 {days} 天期遠期匯率。（四捨五入至小數點後第 4 位）")
+         f"（皆以一年 360 天單利計）。請依利率平價理論計算 {days} 天期遠期匯率。{ask(4)}")
     c = Chain()
     a = c.add("新臺幣計息因子", 1 + i_tw * days / 360, f"1 + {pct(i_tw, 3)} × {days} ÷ 360")
     b = c.add("美元計息因子", 1 + i_us * days / 360, f"1 + {pct(i_us, 3)} × {days} ÷ 360")
@@ -373,7 +375,7 @@ def sma_adv1(rng: random.Random) -> Problem:
     rm = pick_rate(rng, -10, 25, 0.5)
     beta = pick_decimal(rng, 0.5, 1.8, 2)
     q = (f"{co}公司股票去年初價格 {ntd(p0)}，去年發放現金股利 {ntd(div)}，年底價格 {ntd(p1)}。同期大盤報酬率 {pct(rm, 1)}，"
-         f"無風險利率 {pct(rf)}，該股貝他值 {beta:.2f}。請計算該股的實際報酬率、CAPM 預期報酬率，以及詹森指標（超額報酬 α）。"
+         f"無風險利率 {pct(rf)}，該股貝他係數 {beta:.2f}。請計算該股的實際報酬率、CAPM 預期報酬率，以及詹森指標（超額報酬 α）。"
          f"本題答案填詹森指標。{ASK_PCT}")
     c = Chain()
     gain = c.add("每股資本利得", p1 - p0, f"{ntd(p1)} − {ntd(p0)}", ntd)

@@ -6,8 +6,12 @@ from __future__ import annotations
 import random
 
 from finchain_tw_templates.common import (
+    ASK_MONEY_INT,
+    ASK_NUM,
+    ASK_PCT,
     TW_CORPORATE_TAX,
     Chain,
+    ask,
     fmt_value,
     ntd,
     num,
@@ -42,7 +46,7 @@ def deal_structure_basic1(rng: random.Random) -> Problem:
     ratio = c.add("換股比例", offer / pa, f"{ntd(offer)} ÷ {ntd(pa)}", lambda x: fmt_value(x))
     new = c.add("需發行的新股數", nt * ratio, f"{num(nt)} × {fmt_value(ratio)}", lambda x: num(x, 0) + " 股")
     q = (f"{acq}擬以換股方式合併{tgt}。{acq}股價為每股 {ntd(pa)}，對{tgt}的收購價為每股 {ntd(offer)}，"
-         f"{tgt}流通在外股數為 {shares_text(nt)}。請問{acq}需發行多少新股？（四捨五入至整數股）")
+         f"{tgt}流通在外股數為 {shares_text(nt)}。請問{acq}需發行多少新股？{ask(0, '股數')}")
     return c.numeric(q, new, num(new, 0), {"pa": pa, "offer": offer, "nt": nt})
 
 
@@ -71,7 +75,7 @@ def deal_structure_inter1(rng: random.Random) -> Problem:
     total = c.add("合併後總股數", na + new, f"{num(na)} + {num(new)}", lambda x: num(x) + " 股")
     own = c.add(f"原{tgt}股東持股比例", new / total, f"{num(new)} ÷ {num(total)}", pct)
     q = (f"{acq}原有流通在外股數 {shares_text(na)}，以每 1 股{tgt}換發 {ratio} 股{acq}新股的比例合併{tgt}"
-         f"（{tgt}流通在外 {shares_text(nt)}）。請問合併後原{tgt}股東持有存續公司多少比例的股份？（以百分比表示，取到小數第二位）")
+         f"（{tgt}流通在外 {shares_text(nt)}）。請問合併後原{tgt}股東持有存續公司多少比例的股份？{ASK_PCT}")
     return c.numeric(q, own, pct(own), {"na": na, "nt": nt, "ratio": ratio})
 
 
@@ -93,7 +97,7 @@ def deal_structure_inter2(rng: random.Random) -> Problem:
     acc = c.add("每股盈餘增加（稀釋）幅度", pf / eps - 1, f"{ntd(pf, 4)} ÷ {ntd(eps, 4)} − 1", pct)
     q = (f"{acq}稅後淨利 {ntd(ni_a)}，流通在外 {shares_text(na)}，股價 {ntd(pa)}。{acq}擬以發行新股方式、總價 {ntd(deal)} "
          f"收購稅後淨利為 {ntd(ni_t)} 的{tgt}（新股按目前股價發行）。不考慮綜效，請問合併後每股盈餘（EPS）相對併購前"
-         f"增加多少？（以百分比表示，取到小數第二位，稀釋時為負值）")
+         f"增加多少？{ask(2, '百分比', '稀釋時為負值')}")
     return c.numeric(q, acc, pct(acc), {"ni_a": ni_a, "na": na, "ni_t": ni_t, "pa": pa, "deal": deal})
 
 
@@ -122,7 +126,7 @@ def deal_structure_adv1(rng: random.Random) -> Problem:
     q = (f"{acq}稅後淨利 {ntd(ni_a)}、流通在外 {shares_text(na)}、股價 {ntd(pa)}，擬以總價 {ntd(deal)} 收購稅後淨利 {ntd(ni_t)} 的{tgt}。"
          f"對價中 {pct(cash_w, 0)} 以現金支付，資金全數向銀行借款，年利率 {pct(i)}；其餘以{acq}新股按目前股價支付。"
          f"合併後每年可產生稅前綜效 {ntd(syn)}，所得稅率 {pct(tax, 0)}。請問合併後第一年的每股盈餘相對併購前增加多少？"
-         f"（以百分比表示，取到小數第二位，稀釋時為負值）")
+         f"{ask(2, '百分比', '稀釋時為負值')}")
     return c.numeric(q, acc, pct(acc), {"ni_a": ni_a, "na": na, "pa": pa, "ni_t": ni_t, "deal": deal, "cash_w": cash_w,
                                         "i": i, "tax": tax, "syn": syn})
 
@@ -226,7 +230,7 @@ def due_diligence_adv1(rng: random.Random) -> Problem:
          f"查核後發現：(1) 有 {ntd(overstated)} 營收提前認列，這部分營收的 EBITDA 利潤率為 {pct(margin, 0)}，應自 EBITDA 扣除；"
          f"(2) 一次性重整費用 {ntd(addback)} 應加回；(3) 另有未繳稅款 {ntd(tax_owed)} 與退休金提撥不足 {ntd(pension)}，"
          f"視為類負債自權益價值扣除。倍數不變，請問依查核結果重新計算的權益價值，相對原出價變動多少？"
-         f"（以百分比表示，取到小數第二位，下修時為負值）")
+         f"{ask(2, '百分比', '下修時為負值')}")
     return c.numeric(q, chg, pct(chg), {"offer": offer, "ebitda": ebitda, "mult": mult, "net_debt": net_debt,
                                         "overstated": overstated, "margin": margin, "addback": addback,
                                         "tax_owed": tax_owed, "pension": pension})
@@ -245,7 +249,7 @@ def post_merger_integration_basic1(rng: random.Random) -> Problem:
     save = c.add("每年節省的人事成本", heads * cost, f"{heads} × {ntd(cost)}", ntd)
     pb = c.add("回收期間（年）", one_off / save, f"{ntd(one_off)} ÷ {ntd(save)}")
     q = (f"{acq}合併{tgt}後整併重複的後勤部門，可減少 {heads} 個職位，每個職位每年人事成本 {ntd(cost)}；"
-         f"一次性的資遣與整合費用為 {ntd(one_off)}。請問需要幾年才能回收整合費用？（取到小數第二位）")
+         f"一次性的資遣與整合費用為 {ntd(one_off)}。請問需要幾年才能回收整合費用？{ASK_NUM}")
     return c.numeric(q, pb, num(pb, 2), {"heads": heads, "cost": cost, "one_off": one_off})
 
 
@@ -315,7 +319,7 @@ def post_merger_integration_adv1(rng: random.Random) -> Problem:
     npv = c.add("整合計畫淨現值", pv - cost, f"{ntd(pv)} − {ntd(cost)}", ntd)
     q = (f"{acq}併購{tgt}後的整合計畫：期初一次性整合成本 {ntd(cost)}；完全實現時每年稅前綜效 {ntd(run_rate)}，"
          f"第 1 年實現 {pct(ramp[0], 0)}、第 2 年實現 {pct(ramp[1], 0)}、第 3 至 5 年完全實現（綜效皆於年底發生，只計 5 年）。"
-         f"所得稅率 {pct(tax, 0)}，折現率 {pct(r, 1)}。請問整合計畫的淨現值是多少？（四捨五入至整數元，虧損時為負值）")
+         f"所得稅率 {pct(tax, 0)}，折現率 {pct(r, 1)}。請問整合計畫的淨現值是多少？{ask(0, '新臺幣元', '虧損時為負值')}")
     return c.numeric(q, npv, ntd(npv, 0), {"run_rate": run_rate, "ramp": ramp, "tax": tax, "cost": cost, "r": r})
 
 
@@ -362,7 +366,7 @@ def synergies_and_cost_savings_inter1(rng: random.Random) -> Problem:
     pv = c.add("綜效現值（永續年金）", at / r, f"{ntd(at)} ÷ {pct(r, 1)}", ntd)
     net = c.add("扣除整合成本後的綜效價值", pv - cost, f"{ntd(pv)} − {ntd(cost)}", ntd)
     q = (f"{acq}合併{tgt}後，預估每年可永續產生稅前綜效 {ntd(syn)}（自第 1 年底開始），所得稅率 {pct(tax, 0)}，折現率 {pct(r, 1)}，"
-         f"一次性整合成本 {ntd(cost)}。請問扣除整合成本後的綜效淨值是多少？（四捨五入至整數元）")
+         f"一次性整合成本 {ntd(cost)}。請問扣除整合成本後的綜效淨值是多少？{ASK_MONEY_INT}")
     return c.numeric(q, net, ntd(net, 0), {"syn": syn, "tax": tax, "r": r, "cost": cost})
 
 
@@ -380,7 +384,7 @@ def synergies_and_cost_savings_inter2(rng: random.Random) -> Problem:
     npv = c.add("收購方的淨現值", pv - premium, f"{ntd(pv)} − {ntd(premium)}", ntd)
     q = (f"{tgt}目前市值 {ntd(mcap)}，{acq}提出溢價 {pct(prem, 0)} 的收購價。收購後第 1 年底起每年可產生稅後綜效 {ntd(syn)}，"
          f"之後每年成長 {pct(g, 1)}，折現率 {pct(r, 1)}。若目前市值反映{tgt}的獨立價值，請問這筆交易對{acq}股東的淨現值是多少？"
-         f"（四捨五入至整數元，虧損時為負值）")
+         f"{ask(0, '新臺幣元', '虧損時為負值')}")
     return c.numeric(q, npv, ntd(npv, 0), {"mcap": mcap, "prem": prem, "syn": syn, "r": r, "g": g})
 
 
@@ -409,7 +413,7 @@ def synergies_and_cost_savings_adv1(rng: random.Random) -> Problem:
     q = (f"{acq}合併{tgt}的綜效評估：(1) 合併後營業費用 {ntd(opex)} 可降低 {pct(s, 1)}；(2) 合併營收 {ntd(rev)} 可因交叉銷售增加 "
          f"{pct(uplift, 1)}，新增營收的毛利率 {pct(margin, 0)}；(3) 因客戶重疊產生的負綜效每年 {ntd(dis)}。所得稅率 {pct(tax, 0)}，"
          f"稅後淨綜效於第 1 年底開始實現、之後每年成長 {pct(g, 1)}，折現率 {pct(r, 1)}，一次性整合成本 {ntd(cost)}。合併後流通在外 "
-         f"{shares_text(shares)}，請問每股綜效價值是多少？（取到小數第二位）")
+         f"{shares_text(shares)}，請問每股綜效價值是多少？{ASK_NUM}")
     return c.numeric(q, per, ntd(per, 2), {"opex": opex, "s": s, "rev": rev, "uplift": uplift, "margin": margin,
                                            "dis": dis, "tax": tax, "r": r, "g": g, "cost": cost, "shares": shares})
 
@@ -461,7 +465,7 @@ def valuation_methods_inter1(rng: random.Random) -> Problem:
     d1 = c.add("下一年度每股股利", d0 * (1 + g), f"{ntd(d0)} × (1 + {pct(g)})", lambda x: ntd(x, 4))
     price = c.add("每股價值", d1 / (ke - g), f"{ntd(d1, 4)} ÷ ({pct(ke, 4)} − {pct(g)})", lambda x: ntd(x, 2))
     q = (f"{tgt}剛發放每股現金股利 {ntd(d0)}，預期股利每年固定成長 {pct(g)}。無風險利率 {pct(rf)}，{tgt}的貝他係數 {beta}，"
-         f"市場風險溢酬 {pct(mrp)}。以 CAPM 估計權益資金成本，再用股利成長模型評價，請問每股價值是多少？（取到小數第二位）")
+         f"市場風險溢酬 {pct(mrp)}。以 CAPM 估計權益資金成本，再用股利成長模型評價，請問每股價值是多少？{ASK_NUM}")
     return c.numeric(q, price, ntd(price, 2), {"d0": d0, "rf": rf, "beta": beta, "mrp": mrp, "g": g})
 
 
@@ -509,6 +513,6 @@ def valuation_methods_adv1(rng: random.Random) -> Problem:
     per = c.add("每股價值", (ev - net_debt) / shares, f"({ntd(ev)} − {ntd(net_debt)}) ÷ {num(shares)}", lambda x: ntd(x, 2))
     q = (f"以現金流量折現法評價{tgt}：最近一年自由現金流量 {ntd(fcf0)}，未來 3 年每年成長 {pct(g1, 1)}，之後永續成長 {pct(gt, 1)}。"
          f"加權平均資金成本（WACC）{pct(wacc, 1)}，淨負債 {ntd(net_debt)}，流通在外 {shares_text(shares)}。"
-         f"終值以第 3 年底的成長型永續年金計算。請問每股價值是多少？（取到小數第二位）")
+         f"終值以第 3 年底的成長型永續年金計算。請問每股價值是多少？{ASK_NUM}")
     return c.numeric(q, per, ntd(per, 2), {"fcf0": fcf0, "g1": g1, "gt": gt, "wacc": wacc, "net_debt": net_debt,
                                            "shares": shares})

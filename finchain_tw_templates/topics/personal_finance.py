@@ -9,7 +9,11 @@ from __future__ import annotations
 import random
 
 from finchain_tw_templates.common import (
+    ASK_MONEY_INT,
+    ASK_NUM,
+    ASK_PCT,
     Chain,
+    ask,
     fmt_value,
     join_items,
     ntd,
@@ -88,7 +92,7 @@ def budgeting_basic2(rng: random.Random) -> Problem:
     c = Chain()
     surplus = c.add("每月結餘", income - spend, f"{ntd(income)} − {ntd(spend)}", ntd)
     rate = c.add("儲蓄率", surplus / income, f"{ntd(surplus)} ÷ {ntd(income)}", pct)
-    q = f"{who}每月稅後收入 {ntd(income)}，每月生活支出 {ntd(spend)}。請問{who}的儲蓄率是多少？（以百分比表示，取到小數第二位）"
+    q = f"{who}每月稅後收入 {ntd(income)}，每月生活支出 {ntd(spend)}。請問{who}的儲蓄率是多少？{ASK_PCT}"
     return c.numeric(q, rate, pct(rate), {"income": income, "spend": spend})
 
 
@@ -132,7 +136,7 @@ def budgeting_inter2(rng: random.Random) -> Problem:
     gap = c.add("尚缺金額", target - have, f"{ntd(target)} − {ntd(have)}", ntd)
     monthly = c.add("每月需存入金額", gap / k, f"{ntd(gap)} ÷ {k}", ntd)
     q = (f"{who}每月必要生活支出 {ntd(essential)}，理財規劃建議準備 {months} 個月必要支出的緊急預備金。{who}目前已存 {ntd(have)}，"
-         f"希望在 {k} 個月內補足（不計利息）。請問每月需要存入多少錢？（取到小數第二位）")
+         f"希望在 {k} 個月內補足（不計利息）。請問每月需要存入多少錢？{ASK_NUM}")
     return c.numeric(q, monthly, ntd(monthly, 2), {"essential": essential, "months": months, "have": have, "k": k})
 
 
@@ -152,7 +156,7 @@ def budgeting_adv1(rng: random.Random) -> Problem:
     rate = c.add("明年儲蓄率", surplus / take, f"{ntd(surplus)} ÷ {ntd(take)}", pct)
     q = (f"{who}目前月薪 {ntd(salary)}，明年將調薪 {pct(raise_, 1)}。勞健保自付額與薪資預扣稅款合計約為月薪的 {pct(ded, 1)}。"
          f"{who}目前每月生活支出 {ntd(spend)}，預期明年物價上漲 {pct(inf)}，支出同幅增加。"
-         f"請問明年{who}的儲蓄率（每月結餘 ÷ 每月實領金額）是多少？（以百分比表示，取到小數第二位，入不敷出時為負值）")
+         f"請問明年{who}的儲蓄率（每月結餘 ÷ 每月實領金額）是多少？{ask(2, '百分比', '入不敷出時為負值')}")
     return c.numeric(q, rate, pct(rate), {"salary": salary, "raise_": raise_, "ded": ded, "spend": spend, "inf": inf})
 
 
@@ -169,7 +173,7 @@ def loan_repayment_basic1(rng: random.Random) -> Problem:
     i = c.add("月利率", r / 12, f"{pct(r)} ÷ 12", lambda x: pct(x, 4))
     pay = c.add("每月應繳金額", pmt(i, 12 * n, p), f"{ntd(p)} × {pct(i, 4)} ÷ [1 − (1 + {pct(i, 4)})^−{12 * n}]", ntd)
     q = (f"{who}向{pick_bank(rng)}申辦車貸 {ntd(p)}，年利率 {pct(r)}，期限 {n} 年，按月本息平均攤還。"
-         f"請問每月應繳金額是多少？（取到小數第二位）")
+         f"請問每月應繳金額是多少？{ASK_NUM}")
     return c.numeric(q, pay, ntd(pay, 2), {"p": p, "r": r, "n": n})
 
 
@@ -199,7 +203,7 @@ def loan_repayment_inter1(rng: random.Random) -> Problem:
     pay = c.add("每月本息", pmt(i, int(n), p), f"{ntd(p)} × {pct(i, 4)} ÷ [1 − (1 + {pct(i, 4)})^−{int(n)}]", ntd)
     interest = c.add("全期利息總額", pay * n - p, f"{ntd(pay)} × {int(n)} − {ntd(p)}", ntd)
     q = (f"{who}向{pick_bank(rng)}申請房屋貸款 {ntd(p)}，年利率 {pct(r)}（固定），貸款 {years} 年，按月本息平均攤還。"
-         f"請問全部繳清時總共要付多少利息？（四捨五入至整數元）")
+         f"請問全部繳清時總共要付多少利息？{ASK_MONEY_INT}")
     return c.numeric(q, interest, ntd(interest, 0), {"p": p, "r": r, "years": years})
 
 
@@ -217,7 +221,7 @@ def loan_repayment_inter2(rng: random.Random) -> Problem:
     c.add("第 1 期應繳金額", principal + first_int, f"{ntd(principal)} + {ntd(first_int)}", ntd)
     total_int = c.add("全期利息總額", p * i * (n + 1) / 2, f"{ntd(p)} × {pct(r)} ÷ 12 × ({n} + 1) ÷ 2", ntd)
     q = (f"{who}申請房屋貸款 {ntd(p)}，年利率 {pct(r)}，貸款 {years} 年，採本金平均攤還（每月償還相同本金，利息按剩餘本金計算）。"
-         f"請先算出第 1 期應繳金額，再算全期利息總額。請問全期利息總額是多少？（四捨五入至整數元）")
+         f"請先算出第 1 期應繳金額，再算全期利息總額。請問全期利息總額是多少？{ASK_MONEY_INT}")
     return c.numeric(q, total_int, ntd(total_int, 0), {"p": p, "r": r, "years": years})
 
 
@@ -236,7 +240,7 @@ def loan_repayment_adv1(rng: random.Random) -> Problem:
     total = c.add("全期利息總額", io * 12 * grace + pay * n2 - p, f"{ntd(io)} × {12 * grace} + {ntd(pay)} × {int(n2)} − {ntd(p)}", ntd)
     q = (f"{who}購屋貸款 {ntd(p)}，年利率 {pct(r)}，貸款期限 {years} 年，前 {grace} 年為寬限期（只繳利息、不還本金），"
          f"寬限期結束後在剩餘期間內按月本息平均攤還。請依序計算寬限期每月利息與寬限期後每月本息，"
-         f"請問全期共需支付多少利息？（四捨五入至整數元）")
+         f"請問全期共需支付多少利息？{ASK_MONEY_INT}")
     return c.numeric(q, total, ntd(total, 0), {"p": p, "r": r, "years": years, "grace": grace})
 
 
@@ -253,7 +257,7 @@ def personal_investment_basic1(rng: random.Random) -> Problem:
     gain = c.add("每股總收益", p1 - p0 + div, f"{ntd(p1)} − {ntd(p0)} + {ntd(div)}", lambda x: ntd(x, 2))
     tr = c.add("持有期間總報酬率", gain / p0, f"{ntd(gain, 2)} ÷ {ntd(p0)}", pct)
     q = (f"{who}年初以每股 {ntd(p0)} 買進某上市股票，年中領到每股現金股利 {ntd(div)}，年底股價為 {ntd(p1)}。"
-         f"請問這一年的總報酬率是多少？（以百分比表示，取到小數第二位，虧損時為負值）")
+         f"請問這一年的總報酬率是多少？{ask(2, '百分比', '虧損時為負值')}")
     return c.numeric(q, tr, pct(tr), {"p0": p0, "p1": p1, "div": div})
 
 
@@ -269,7 +273,7 @@ def personal_investment_basic2(rng: random.Random) -> Problem:
                   lambda x: num(x, 4))
     avg = c.add("平均每單位成本", amt * 3 / units, f"{ntd(amt * 3)} ÷ {num(units, 4)}", lambda x: ntd(x, 4))
     q = (f"{who}以定期定額方式每月投入 {ntd(amt)} 買進某檔基金，連續 3 個月的買進淨值分別為 "
-         f"{'、'.join(ntd(x) for x in prices)}（不計手續費，單位數可為小數）。請問平均每單位成本是多少？（取到小數第二位）")
+         f"{'、'.join(ntd(x) for x in prices)}（不計手續費，單位數可為小數）。請問平均每單位成本是多少？{ASK_NUM}")
     return c.numeric(q, avg, ntd(avg, 2), {"amt": amt, "prices": prices})
 
 
@@ -294,7 +298,7 @@ def personal_investment_inter1(rng: random.Random) -> Problem:
                 f"({ntd(sell)} − {ntd(buy)}) × {num(shares)} − {ntd(f_buy)} − {ntd(f_sell)} − {ntd(t)}", ntd)
     q = (f"{who}以每股 {ntd(buy)} 買進某上市股票 {lots} 張（1 張 = 1,000 股），之後以每股 {ntd(sell)} 全數賣出。"
          f"券商手續費率 0.1425%，再乘以 {disc} 的折扣，每筆最低收 {ntd(min_fee)}；賣出時另課證券交易稅 0.3%。"
-         f"不考慮尾數進位，請問這筆交易的淨損益是多少？（取到小數第二位，虧損時為負值）")
+         f"不考慮尾數進位，請問這筆交易的淨損益是多少？{ask(2, note='虧損時為負值')}")
     return c.numeric(q, net, ntd(net, 2), {"lots": lots, "buy": buy, "sell": sell, "disc": disc, "fee": fee,
                                            "min_fee": min_fee, "tax": tax})
 
@@ -311,7 +315,7 @@ def personal_investment_inter2(rng: random.Random) -> Problem:
     net = c.add("扣除內扣費用後的期末價值", p * (1 + r - e) ** n, f"{ntd(p)} × (1 + {pct(r)} − {pct(e)})^{n}", ntd)
     drag = c.add("費用造成的價值減少", gross - net, f"{ntd(gross)} − {ntd(net)}", ntd)
     q = (f"{who}投資 {ntd(p)} 於一檔預期年報酬率 {pct(r)} 的基金，基金每年內扣總費用率 {pct(e)}（直接從報酬率中扣除），"
-         f"每年複利，持有 {n} 年。請問與不計費用相比，費用讓期末價值少了多少？（四捨五入至整數元）")
+         f"每年複利，持有 {n} 年。請問與不計費用相比，費用讓期末價值少了多少？{ASK_MONEY_INT}")
     return c.numeric(q, drag, ntd(drag, 0), {"p": p, "r": r, "e": e, "n": n})
 
 
@@ -336,7 +340,7 @@ def personal_investment_adv1(rng: random.Random) -> Problem:
     alpha = c.add("預期超額報酬（阿爾法）", ret - req, f"{pct(ret, 4)} − {pct(req, 4)}", lambda x: pct(x, 4))
     hold = join_items([f"{n} {ntd(v)}（預期報酬率 {pct(x, 1)}、貝他係數 {b}）" for n, v, x, b in zip(names, vals, rets, betas)])
     q = (f"{who}的投資組合包含{hold}。無風險利率 {pct(rf)}，市場預期報酬率 {pct(rm, 1)}。請以市值加權計算投資組合的預期報酬率與貝他係數，"
-         f"再和 CAPM 必要報酬率比較。請問預期報酬率比必要報酬率高出多少？（以百分比表示，取到小數第二位，低於時為負值）")
+         f"再和 CAPM 必要報酬率比較。請問預期報酬率比必要報酬率高出多少？{ask(2, '百分比', '低於時為負值')}")
     return c.numeric(q, alpha, pct(alpha), {"vals": vals, "rets": rets, "betas": betas, "rf": rf, "rm": rm})
 
 
@@ -352,7 +356,7 @@ def savings_and_retirement_basic1(rng: random.Random) -> Problem:
     annual = c.add("每年生活支出", monthly * 12, f"{ntd(monthly)} × 12", ntd)
     target = c.add("退休金目標", annual / w, f"{ntd(annual)} ÷ {pct(w, 1)}", ntd)
     q = (f"{who}估計退休後每月生活支出 {ntd(monthly)}，打算採用每年提領 {pct(w, 1)} 的提領法則。"
-         f"請問{who}退休時需要準備多少退休金？（四捨五入至整數元）")
+         f"請問{who}退休時需要準備多少退休金？{ASK_MONEY_INT}")
     return c.numeric(q, target, ntd(target, 0), {"monthly": monthly, "w": w})
 
 
@@ -366,7 +370,7 @@ def savings_and_retirement_basic2(rng: random.Random) -> Problem:
     i = c.add("月利率", r / 12, f"{pct(r)} ÷ 12", lambda x: pct(x, 4))
     fv = c.add("到期本利和", dep * ((1 + i) ** n - 1) / i, f"{ntd(dep)} × [(1 + {pct(i, 4)})^{n} − 1] ÷ {pct(i, 4)}", ntd)
     q = (f"{who}每月月底存入 {ntd(dep)} 到零存整付帳戶，年利率 {pct(r)}、按月複利，共存 {n} 個月。"
-         f"請問到期本利和是多少？（取到小數第二位）")
+         f"請問到期本利和是多少？{ASK_NUM}")
     return c.numeric(q, fv, ntd(fv, 2), {"dep": dep, "r": r, "n": n})
 
 
@@ -387,7 +391,7 @@ def savings_and_retirement_inter1(rng: random.Random) -> Problem:
     gap = c.add("尚缺金額", target - fv_have, f"{ntd(target)} − {ntd(fv_have)}", ntd)
     pay = c.add("每月應投入金額", gap * i / ((1 + i) ** n - 1), f"{ntd(gap)} × ({pct(r)} ÷ 12) ÷ [(1 + {pct(r)} ÷ 12)^{n} − 1]", ntd)
     q = (f"{who}希望 {years} 年後累積退休金 {ntd(target)}。目前已有 {ntd(have)} 投資在年報酬率 {pct(r)}（按月複利）的帳戶，"
-         f"之後每月月底再投入相同金額到同一帳戶。請問每月需要投入多少錢？（取到小數第二位）")
+         f"之後每月月底再投入相同金額到同一帳戶。請問每月需要投入多少錢？{ASK_NUM}")
     return c.numeric(q, pay, ntd(pay, 2), {"target": target, "have": have, "r": r, "years": years})
 
 
@@ -405,7 +409,7 @@ def savings_and_retirement_inter2(rng: random.Random) -> Problem:
     tax = c.add("自提部分的節稅金額", s * m, f"{ntd(s)} × {pct(m, 0)}", ntd)
     q = (f"{who}的月提繳工資為 {ntd(wage)}，雇主每月提繳 {pct(emp, 0)} 到勞工退休金個人專戶，{who}另外每月自提 {pct(self_r, 0)}。"
          f"假設自提金額可全額自當年度薪資所得中減除，{who}適用的邊際稅率為 {pct(m, 0)}。"
-         f"請先算出專戶全年入帳金額，再算出自提一年可節省多少所得稅。請問節稅金額是多少？（取到小數第二位）")
+         f"請先算出專戶全年入帳金額，再算出自提一年可節省多少所得稅。請問節稅金額是多少？{ASK_NUM}")
     return c.numeric(q, tax, ntd(tax, 2), {"wage": wage, "emp": emp, "self_r": self_r, "m": m})
 
 
@@ -430,7 +434,7 @@ def savings_and_retirement_adv1(rng: random.Random) -> Problem:
     draw = c.add("退休後每月可提領金額", pmt(i2, n2, nest), f"{ntd(nest)} × {pct(i2, 4)} ÷ [1 − (1 + {pct(i2, 4)})^−{n2}]", ntd)
     q = (f"{who}距離退休還有 {years} 年，目前已有退休資產 {ntd(have)}，之後每月月底再投入 {ntd(contrib)}，退休前年報酬率 {pct(r1)}"
          f"（按月複利）。退休後預計生活 {ret_years} 年，資產改放在年報酬率 {pct(r2)}（按月複利）的保守配置，每月月底等額提領、"
-         f"期末剛好用完。請問退休後每月可提領多少錢？（取到小數第二位）")
+         f"期末剛好用完。請問退休後每月可提領多少錢？{ASK_NUM}")
     return c.numeric(q, draw, ntd(draw, 2), {"years": years, "have": have, "contrib": contrib, "r1": r1,
                                              "ret_years": ret_years, "r2": r2})
 
@@ -460,7 +464,7 @@ def tax_calculation_basic2(rng: random.Random) -> Problem:
     prem = c.add("補充保險費", div * rate, f"{ntd(div)} × {pct(rate)}", ntd)
     net = c.add("實際入帳股利", div - prem, f"{ntd(div)} − {ntd(prem)}", ntd)
     q = (f"{who}收到一筆單次給付 {ntd(div)} 的現金股利。假設單次給付達 {ntd(20_000)} 就須按 {pct(rate)} 扣取二代健保補充保險費，"
-         f"請問扣費後實際入帳的股利是多少？（取到小數第二位）")
+         f"請問扣費後實際入帳的股利是多少？{ASK_NUM}")
     return c.numeric(q, net, ntd(net, 2), {"div": div, "rate": rate})
 
 
@@ -514,7 +518,7 @@ def tax_calculation_inter2(rng: random.Random) -> Problem:
         lo = hi
     lo_hi = "；".join(tiers)
     q = (f"{who}的綜合所得淨額為 {ntd(x)}。假設採超額累進稅率：{lo_hi}。請逐級計算稅額，"
-         f"請問{who}的有效稅率（應納稅額 ÷ 所得淨額）是多少？（以百分比表示，取到小數第二位）")
+         f"請問{who}的有效稅率（應納稅額 ÷ 所得淨額）是多少？{ASK_PCT}")
     return c.numeric(q, eff, pct(eff), {"x": x})
 
 

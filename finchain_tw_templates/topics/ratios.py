@@ -213,7 +213,7 @@ def lev_adv1(rng: random.Random) -> Problem:
 @template(D, "liquidity_ratios", "liquidity_ratios_basic1", "基礎")
 def liq_basic1(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    ca = pick_money(rng, 1_000_000, 800_000_000, 10_000)
+    ca = pick_money(rng, 10_000_000, 800_000_000, 10_000)
     cl = pick_money(rng, int(ca * 0.3), int(ca * 1.2), 10_000)
     q = f"{co}公司流動資產 {ntd(ca)}，流動負債 {ntd(cl)}。請計算流動比率（倍）。{ASK_NUM}"
     c = Chain()
@@ -224,7 +224,7 @@ def liq_basic1(rng: random.Random) -> Problem:
 @template(D, "liquidity_ratios", "liquidity_ratios_basic2", "基礎")
 def liq_basic2(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    ca = pick_money(rng, 1_000_000, 800_000_000, 10_000)
+    ca = pick_money(rng, 10_000_000, 800_000_000, 10_000)
     inv = pick_money(rng, int(ca * 0.1), int(ca * 0.5), 10_000)
     prepaid = pick_money(rng, 10_000, int(ca * 0.05), 10_000)
     cl = pick_money(rng, int(ca * 0.3), int(ca * 1.2), 10_000)

@@ -10,6 +10,7 @@ from finchain_tw_templates.common import (
     ASK_NUM,
     ASK_PCT,
     Chain,
+    ask,
     fmt_value,
     ntd,
     num,
@@ -424,7 +425,7 @@ def sec_basic2(rng: random.Random) -> Problem:
     days = rng.choice([30, 31, 90, 365])
     down = pick_decimal(rng, 0.5, 30, 1)
     q = (f"{bank}的行動支付系統在 {days} 天的統計期間內共停機 {num(down, 1)} 小時。請計算該期間的系統可用率。"
-         f"（請以百分比表示，四捨五入至小數點後第 4 位）")
+         f"{ask(4, '百分比')}")
     c = Chain()
     hours = c.add("統計期間總時數", days * 24, f"{days} × 24", lambda v: f"{fmt_value(v)} 小時")
     av = c.add("系統可用率", (hours - down) / hours, f"（{fmt_value(hours)} − {num(down, 1)}）÷ {fmt_value(hours)}",

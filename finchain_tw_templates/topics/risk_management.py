@@ -8,8 +8,12 @@ import random
 from statistics import NormalDist
 
 from finchain_tw_templates.common import (
+    ASK_MONEY_INT,
+    ASK_NUM,
+    ASK_PCT,
     INSURERS,
     Chain,
+    ask,
     fmt_value,
     join_items,
     ntd,
@@ -57,7 +61,7 @@ def regulatory_compliance_basic1(rng: random.Random) -> Problem:
     cap = c.add("合格資本", t1 + t2, f"{ntd(t1)} + {ntd(t2)}", ntd)
     car = c.add("資本適足率", cap / rwa, f"{ntd(cap)} ÷ {ntd(rwa)}", pct)
     q = (f"{bank}的第一類資本為 {ntd(t1)}，第二類資本為 {ntd(t2)}，風險性資產總額為 {ntd(rwa)}。"
-         f"請問{bank}的資本適足率是多少？（以百分比表示，取到小數第二位）")
+         f"請問{bank}的資本適足率是多少？{ASK_PCT}")
     return c.numeric(q, car, pct(car), {"t1": t1, "t2": t2, "rwa": rwa})
 
 
@@ -73,7 +77,7 @@ def regulatory_compliance_basic2(rng: random.Random) -> Problem:
     lcr = c.add("流動性覆蓋比率", hqla / net, f"{ntd(hqla)} ÷ {ntd(net)}", pct)
     q = (f"{bank}未來 30 天壓力情境下的現金流出為 {ntd(out)}、現金流入為 {ntd(inflow)}，高品質流動性資產為 {ntd(hqla)}。"
          f"計算淨現金流出時，可計入的現金流入以現金流出的 75% 為上限。請問流動性覆蓋比率（LCR）是多少？"
-         f"（以百分比表示，取到小數第二位）")
+         f"{ASK_PCT}")
     return c.numeric(q, lcr, pct(lcr), {"out": out, "inflow": inflow, "hqla": hqla})
 
 
@@ -197,7 +201,7 @@ def risk_appetite_inter1(rng: random.Random) -> Problem:
     util = c.add("限額使用率", used / limit, f"{ntd(used)} ÷ {ntd(limit)}", pct)
     items = "、".join(f"{d} {ntd(v)}" for d, v in zip(desks, vars_))
     q = (f"{bank}全行交易部位的風險值限額為 {ntd(limit)}，各交易室目前的風險值為{items}（保守起見不計分散效果，直接加總）。"
-         f"請問限額使用率是多少？（以百分比表示，取到小數第二位）")
+         f"請問限額使用率是多少？{ASK_PCT}")
     return c.numeric(q, util, pct(util), {"vars": vars_, "limit": limit})
 
 
@@ -218,7 +222,7 @@ def risk_appetite_inter2(rng: random.Random) -> Problem:
     room = c.add("距離風險胃納上限的空間", limit - ratio, f"{pct(limit, 1)} − {pct(ratio, 4)}", lambda x: pct(x, 4))
     q = (f"{bank}放款總額 {ntd(loans)}，風險胃納規定逾期放款比率不得超過 {pct(limit, 1)}。期初逾期放款 {ntd(npl)}，本季新增逾期放款 "
          f"{ntd(new)}，收回或轉銷 {ntd(rec)}（放款總額視為不變）。請問期末逾放比率距離上限還有多少空間？"
-         f"（以百分比表示，取到小數第二位，超過上限時為負值）")
+         f"{ask(2, '百分比', '超過上限時為負值')}")
     return c.numeric(q, room, pct(room), {"loans": loans, "limit": limit, "npl": npl, "new": new, "rec": rec})
 
 
@@ -245,7 +249,7 @@ def risk_appetite_adv1(rng: random.Random) -> Problem:
     buf = c.add("高於最低要求的緩衝", car - minimum, f"{pct(car)} − {pct(minimum)}", pct)
     q = (f"{bank}合格資本 {ntd(cap)}、風險性資產 {ntd(rwa)}。明年稅後盈餘預期為 {ntd(earn)}，標準差 {ntd(sd)}，假設呈常態分配。"
          f"風險胃納以 {pct(cl, 0)} 信賴水準的最差盈餘情境衡量（盈餘為負即為損失，直接減少資本，風險性資產不變）。"
-         f"假設法定最低資本適足率 {pct(minimum)}，請問最差情境下資本適足率高於最低要求多少？（以百分比表示，取到小數第二位，不足時為負值）")
+         f"假設法定最低資本適足率 {pct(minimum)}，請問最差情境下資本適足率高於最低要求多少？{ask(2, '百分比', '不足時為負值')}")
     return c.numeric(q, buf, pct(buf), {"cap": cap, "rwa": rwa, "earn": earn, "sd": sd, "cl": cl, "minimum": minimum})
 
 
@@ -261,7 +265,7 @@ def risk_metrics_basic1(rng: random.Random) -> Problem:
     m = c.add("平均報酬率", mean, f"（{'、'.join(pct(x, 1) for x in rets)}）的平均", pct)
     sd = c.add("樣本標準差", math.sqrt(sum((x - m) ** 2 for x in rets) / 4), "√[Σ(報酬率 − 平均)² ÷ (5 − 1)]", pct)
     q = (f"{fund}過去 5 年的年報酬率依序為 {'、'.join(pct(x, 1) for x in rets)}。請問年報酬率的樣本標準差是多少？"
-         f"（以百分比表示，取到小數第二位）")
+         f"{ASK_PCT}")
     return c.numeric(q, sd, pct(sd), {"rets": rets})
 
 
@@ -275,7 +279,7 @@ def risk_metrics_basic2(rng: random.Random) -> Problem:
     cov = c.add("與大盤的共變異數", rho * ss * sm, f"{par(str(rho))} × {pct(ss, 1)} × {pct(sm, 1)}", lambda x: num(x, 6))
     beta = c.add("貝他係數", cov / sm ** 2, f"{num(cov, 6)} ÷ ({pct(sm, 1)})²")
     q = (f"{co}股票報酬率的年化標準差為 {pct(ss, 1)}，大盤為 {pct(sm, 1)}，兩者相關係數 {rho}。"
-         f"請問{co}股票的貝他係數是多少？（取到小數第二位）")
+         f"請問{co}股票的貝他係數是多少？{ASK_NUM}")
     return c.numeric(q, beta, num(beta, 2), {"rho": rho, "ss": ss, "sm": sm})
 
 
@@ -300,7 +304,7 @@ def risk_metrics_inter1(rng: random.Random) -> Problem:
     trough = c.add("之後的最低淨值", navs[ti], f"第 {ti + 1} 季", ntd)
     mdd = c.add("最大回檔幅度", (peak - trough) / peak, f"({ntd(peak)} − {ntd(trough)}) ÷ {ntd(peak)}", pct)
     q = (f"{fund}連續 6 季的季末淨值依序為 {'、'.join(ntd(x) for x in navs)}。最大回檔（最大跌幅）是從任一高點到其後最低點的最大跌幅。"
-         f"請問這段期間的最大回檔是多少？（以百分比表示，取到小數第二位）")
+         f"請問這段期間的最大回檔是多少？{ASK_PCT}")
     return c.numeric(q, mdd, pct(mdd), {"navs": navs})
 
 
@@ -318,7 +322,7 @@ def risk_metrics_inter2(rng: random.Random) -> Problem:
     lgd = c.add("違約損失率", 1 - rec, f"1 − {pct(rec, 0)}", lambda x: pct(x, 0))
     el = c.add("預期損失", pd_ * lgd * ead, f"{pct(pd_, 1)} × {pct(lgd, 0)} × {ntd(ead)}", ntd)
     q = (f"{bank}對{co}的授信額度中已動用 {ntd(drawn)}、未動用 {ntd(undrawn)}，未動用部分的信用轉換係數為 {pct(ccf, 0)}。"
-         f"{co}一年內違約機率 {pct(pd_, 1)}，違約後預估回收率 {pct(rec, 0)}。請問這筆授信的預期損失是多少？（取到小數第二位）")
+         f"{co}一年內違約機率 {pct(pd_, 1)}，違約後預估回收率 {pct(rec, 0)}。請問這筆授信的預期損失是多少？{ASK_NUM}")
     return c.numeric(q, el, ntd(el, 2), {"drawn": drawn, "undrawn": undrawn, "ccf": ccf, "pd": pd_, "rec": rec})
 
 
@@ -344,7 +348,7 @@ def risk_metrics_adv1(rng: random.Random) -> Problem:
     sharpe = c.add("夏普比率", (er - rf) / sd, f"({pct(er)} − {pct(rf)}) ÷ {pct(sd)}")
     q = (f"{who}配置股票 {pct(w1, 0)}、債券 {pct(w2, 0)}。股票預期報酬率 {pct(r1, 1)}、標準差 {pct(s1, 1)}；債券預期報酬率 {pct(r2, 1)}、"
          f"標準差 {pct(s2, 1)}；兩者相關係數 {rho}；無風險利率 {pct(rf)}。請依序計算投資組合的變異數、標準差與預期報酬率，"
-         f"請問投資組合的夏普比率是多少？（取到小數第二位）")
+         f"請問投資組合的夏普比率是多少？{ASK_NUM}")
     return c.numeric(q, sharpe, num(sharpe, 2), {"w1": w1, "s1": s1, "s2": s2, "rho": rho, "r1": r1, "r2": r2, "rf": rf})
 
 
@@ -395,7 +399,7 @@ def scenario_planning_inter1(rng: random.Random) -> Problem:
                 lambda x: num(x, 0))
     sd = c.add("淨現值標準差", math.sqrt(var), f"√{num(var, 0)}", ntd)
     q = (f"{co}評估新廠投資在三種情境下的淨現值：景氣擴張（機率 {pct(probs[0], 0)}）{ntd(npvs[0])}；持平（機率 {pct(probs[1], 0)}）"
-         f"{ntd(npvs[1])}；衰退（機率 {pct(probs[2], 0)}）{ntd(npvs[2])}。請問淨現值的標準差是多少？（四捨五入至整數元）")
+         f"{ntd(npvs[1])}；衰退（機率 {pct(probs[2], 0)}）{ntd(npvs[2])}。請問淨現值的標準差是多少？{ASK_MONEY_INT}")
     return c.numeric(q, sd, ntd(sd, 0), {"probs": list(probs), "npvs": npvs})
 
 
@@ -448,7 +452,7 @@ def scenario_planning_adv1(rng: random.Random) -> Problem:
     val = c.add("等待的選擇權價值", wait - now, f"{ntd(wait)} {plus(-now, ntd)}", ntd)
     q = (f"{co}考慮投資 {ntd(inv)} 建置新產線。若需求強勁（機率 {pct(p, 0)}），之後 {n} 年每年年底現金流入 {ntd(cf_h)}；若需求疲弱，每年只有 "
          f"{ntd(cf_l)}。折現率 {pct(r, 1)}。公司也可以等待一年、確認需求後再決定（投資金額與各年現金流量相同，只是整體延後一年；"
-         f"需求疲弱時就不投資）。請問等待一年的彈性價值（等待的淨現值減去立即投資的淨現值）是多少？（四捨五入至整數元，虧損時為負值）")
+         f"需求疲弱時就不投資）。請問等待一年的彈性價值（等待的淨現值減去立即投資的淨現值）是多少？{ask(0, '新臺幣元', '虧損時為負值')}")
     return c.numeric(q, val, ntd(val, 0), {"inv": inv, "p": p, "n": n, "cf_h": cf_h, "cf_l": cf_l, "r": r})
 
 
@@ -482,7 +486,7 @@ def sensitivity_analysis_basic2(rng: random.Random) -> Problem:
     c = Chain()
     cm = c.add("單位邊際貢獻", price - v, f"{ntd(price)} − {ntd(v)}", ntd)
     bep = c.add("損益兩平銷量", fixed / cm, f"{ntd(fixed)} ÷ {ntd(cm)}", lambda x: num(x, 2) + " 件")
-    q = (f"{co}的產品售價 {ntd(price)}，單位變動成本 {ntd(v)}，年度固定成本 {ntd(fixed)}。請問損益兩平銷量是多少件？（取到小數第二位）")
+    q = (f"{co}的產品售價 {ntd(price)}，單位變動成本 {ntd(v)}，年度固定成本 {ntd(fixed)}。請問損益兩平銷量是多少件？{ASK_NUM}")
     return c.numeric(q, bep, num(bep, 2), {"price": price, "v": v, "fixed": fixed})
 
 
@@ -499,7 +503,7 @@ def sensitivity_analysis_inter1(rng: random.Random) -> Problem:
     dol = c.add("營運槓桿度", cm / ebit, f"{ntd(cm)} ÷ {ntd(ebit)}")
     d = c.add("營業利益變動率", dol * chg, f"{fmt_value(dol)} × {par(pct(chg, 0))}", pct)
     q = (f"{co}營業收入 {ntd(sales)}，變動成本率 {pct(v, 0)}，固定成本 {ntd(fixed)}。若明年營業收入變動 {pct(chg, 0)}（負數為減少），"
-         f"請用營運槓桿度估計營業利益的變動率是多少？（以百分比表示，取到小數第二位）")
+         f"請用營運槓桿度估計營業利益的變動率是多少？{ASK_PCT}")
     return c.numeric(q, d, pct(d), {"sales": sales, "v": v, "fixed": fixed, "chg": chg})
 
 
@@ -517,7 +521,7 @@ def sensitivity_analysis_inter2(rng: random.Random) -> Problem:
                f"{ntd(cf)} × 年金現值因子({pct(r + dr, 1)}, {n} 年) − {ntd(inv)}", ntd)
     d = c.add("淨現值變動金額", n2 - n1, f"{ntd(n2)} − {ntd(n1)}", ntd)
     q = (f"{co}的投資計畫期初成本 {ntd(inv)}，之後 {n} 年每年年底淨現金流入 {ntd(cf)}，目前折現率 {pct(r, 1)}。"
-         f"若折現率上升 {pct(dr, 0)}（即 {pct(r + dr, 1)}），請問淨現值會變動多少？（四捨五入至整數元，減少時為負值）")
+         f"若折現率上升 {pct(dr, 0)}（即 {pct(r + dr, 1)}），請問淨現值會變動多少？{ask(0, '新臺幣元', '減少時為負值')}")
     return c.numeric(q, d, ntd(d, 0), {"inv": inv, "n": n, "cf": cf, "r": r, "dr": dr})
 
 
@@ -546,7 +550,7 @@ def sensitivity_analysis_adv1(rng: random.Random) -> Problem:
     el = c.add("淨現值對銷量的彈性", chg / up, f"{pct(chg)} ÷ {pct(up, 0)}")
     q = (f"{co}評估一項 {n} 年期計畫：期初投資 {ntd(inv)}，每年銷量 {num(vol)} 件，售價 {ntd(price)}，單位變動成本 {ntd(v)}，"
          f"每年固定付現成本 {ntd(fixed)}（不考慮所得稅與折舊），折現率 {pct(r, 1)}。若銷量比基本情境增加 {pct(up, 0)}，"
-         f"請問淨現值對銷量的彈性（淨現值變動率 ÷ 銷量變動率）是多少？（取到小數第二位）")
+         f"請問淨現值對銷量的彈性（淨現值變動率 ÷ 銷量變動率）是多少？{ASK_NUM}")
     return c.numeric(q, el, num(el, 2), {"n": n, "r": r, "vol": vol, "price": price, "v": v, "fixed": fixed, "inv": inv,
                                          "up": up})
 
@@ -645,7 +649,7 @@ def stress_testing_adv1(rng: random.Random) -> Problem:
     q = (f"{co}淨值 {ntd(capital)}，進行複合壓力測試：(1) 股票部位 {ntd(eq)}，股價下跌 {pct(se, 0)}；(2) 債券部位 {ntd(bond)}，"
          f"修正存續期間 {dur}、凸性 {num(conv, 0)}，殖利率上升 {pct(dy, 1)}（以存續期間與凸性近似）；(3) 未避險外幣資產 {ntd(fx)}，"
          f"新臺幣升值使外幣資產價值下跌 {pct(sf, 1)}。損失直接沖減淨值，請問壓力後淨值是原淨值的多少比率？"
-         f"（以百分比表示，取到小數第二位）")
+         f"{ASK_PCT}")
     return c.numeric(q, left, pct(left), {"capital": capital, "eq": eq, "se": se, "bond": bond, "dur": dur, "conv": conv,
                                           "dy": dy, "fx": fx, "sf": sf})
 
@@ -663,7 +667,7 @@ def var_basic1(rng: random.Random) -> Problem:
     z = c.add("單尾 z 值", z_of(cl), f"標準常態分配 {pct(cl, 0)} 分位數", lambda x: num(x, 4))
     var = c.add("一日風險值", v * z * sd, f"{ntd(v)} × {num(z, 4)} × {pct(sd, 1)}", ntd)
     q = (f"{co}的股票部位市值 {ntd(v)}，日報酬率標準差 {pct(sd, 1)}，假設日報酬率呈平均數為 0 的常態分配。"
-         f"請問 {pct(cl, 0)} 信賴水準下的一日風險值（VaR）是多少？（四捨五入至整數元）")
+         f"請問 {pct(cl, 0)} 信賴水準下的一日風險值（VaR）是多少？{ASK_MONEY_INT}")
     return c.numeric(q, var, ntd(var, 0), {"v": v, "sd": sd, "cl": cl})
 
 
@@ -676,7 +680,7 @@ def var_basic2(rng: random.Random) -> Problem:
     root = c.add("持有天數平方根", math.sqrt(t), f"√{t}", lambda x: num(x, 4))
     var_t = c.add(f"{t} 日風險值", var1 * root, f"{ntd(var1)} × {num(root, 4)}", ntd)
     q = (f"{bank}交易部位的 99% 一日風險值為 {ntd(var1)}。假設每日報酬獨立且同分配，以平方根法則換算，"
-         f"請問 {t} 日風險值是多少？（四捨五入至整數元）")
+         f"請問 {t} 日風險值是多少？{ASK_MONEY_INT}")
     return c.numeric(q, var_t, ntd(var_t, 0), {"var1": var1, "t": t})
 
 
@@ -720,7 +724,7 @@ def var_inter2(rng: random.Random) -> Problem:
     ben = c.add("分散效果", a + b - p, f"{ntd(a)} + {ntd(b)} − {ntd(p)}", ntd)
     q = (f"{co}持有股票部位 {ntd(v1)}（日報酬率標準差 {pct(s1, 1)}）與債券部位 {ntd(v2)}（日報酬率標準差 {pct(s2, 1)}），"
          f"兩者日報酬率相關係數 {rho}，假設呈平均數為 0 的常態分配。請以 {pct(cl, 0)} 信賴水準分別計算個別風險值與投資組合風險值，"
-         f"請問分散效果（個別風險值加總減投資組合風險值）是多少？（四捨五入至整數元）")
+         f"請問分散效果（個別風險值加總減投資組合風險值）是多少？{ASK_MONEY_INT}")
     return c.numeric(q, ben, ntd(ben, 0), {"v1": v1, "v2": v2, "s1": s1, "s2": s2, "rho": rho, "cl": cl})
 
 
@@ -740,5 +744,5 @@ def var_adv1(rng: random.Random) -> Problem:
     es_t = c.add("十日預期短缺（ES）", es1 * math.sqrt(t), f"{ntd(es1)} × √{t}", ntd)
     q = (f"{bank}的交易部位市值 {ntd(v)}，日報酬率標準差 {pct(sd, 1)}，假設呈平均數為 0 的常態分配且每日獨立。"
          f"請計算 {pct(cl, 1)} 信賴水準下的一日風險值與一日預期短缺（ES，即損失超過風險值時的平均損失），"
-         f"再以平方根法則換算為 {t} 日。請問 {t} 日預期短缺是多少？（四捨五入至整數元）")
+         f"再以平方根法則換算為 {t} 日。請問 {t} 日預期短缺是多少？{ASK_MONEY_INT}")
     return c.numeric(q, es_t, ntd(es_t, 0), {"v": v, "sd": sd, "cl": cl, "t": t})

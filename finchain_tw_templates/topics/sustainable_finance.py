@@ -8,8 +8,12 @@ from __future__ import annotations
 import random
 
 from finchain_tw_templates.common import (
+    ASK_MONEY_INT,
+    ASK_NUM,
+    ASK_PCT,
     ORG_PREFIXES,
     Chain,
+    ask,
     fmt_value,
     ntd,
     num,
@@ -52,7 +56,7 @@ def carbon_credits_basic1(rng: random.Random) -> Problem:
     c = Chain()
     issued = c.add("可核發的碳權數量", red * (1 - buf), f"{num(red)} × (1 − {pct(buf, 0)})", lambda x: tons(x, 2))
     rev = c.add("碳權出售收入", issued * price, f"{num(issued, 2)} × {ntd(price)}", ntd)
-    q = (f"{co}的沼氣發電減量專案經查證後減量 {num(red)} {T}。認證機構要求保留 {pct(buf, 0)} 作為風險緩衝而不核發，"
+    q = (f"{co}的沼氣發電減量專案經查證後減量 {num(red)} {T}。假設主管機關核發減量額度時扣留 {pct(buf, 0)} 作為風險緩衝、不予核發，"
          f"其餘可出售，每公噸售價 {ntd(price)}。請問出售碳權可得多少收入？")
     return c.numeric(q, rev, ntd(rev), {"red": red, "buf": buf, "price": price})
 
@@ -129,7 +133,7 @@ def carbon_credits_adv1(rng: random.Random) -> Problem:
     tot = c.add("三年購買成本合計", sum(costs), " + ".join(ntd(x) for x in costs), ntd)
     q = (f"{co}今年（第 0 年）排放 {num(e0)} {T}，推動節能後預計排放量每年減少 {pct(cut, 1)}（以前一年為基準）。未來每年核配額度固定為 "
          f"{num(allow)} 公噸，不足部分須購買碳權。第 1 年碳權價格每公噸 {ntd(p0)}，之後每年上漲 {pct(g, 0)}。"
-         f"不考慮折現，請問第 1 至第 3 年購買碳權的總成本是多少？（四捨五入至整數元）")
+         f"不考慮折現，請問第 1 至第 3 年購買碳權的總成本是多少？{ASK_MONEY_INT}")
     return c.numeric(q, tot, ntd(tot, 0), {"e0": e0, "cut": cut, "allow": allow, "p0": p0, "g": g})
 
 
@@ -149,7 +153,7 @@ def esg_investing_basic1(rng: random.Random) -> Problem:
     es = c.add("環境與社會加權分數", e * we + s * ws, f"{e} × {pct(we, 0)} + {s} × {pct(ws, 0)}")
     total = c.add("ESG 綜合分數", es + g * wg, f"{fmt_value(es)} + {g} × {pct(wg, 0)}")
     q = (f"某投信評估{co}：環境（E）{e} 分、社會（S）{s} 分、公司治理（G）{g} 分，權重分別為 {pct(we, 0)}、{pct(ws, 0)}、{pct(wg, 0)}。"
-         f"請問{co}的 ESG 綜合分數是多少？（取到小數第二位）")
+         f"請問{co}的 ESG 綜合分數是多少？{ASK_NUM}")
     return c.numeric(q, total, num(total, 2), {"e": e, "s": s, "g": g, "we": we, "ws": ws, "wg": wg})
 
 
@@ -163,7 +167,7 @@ def esg_investing_basic2(rng: random.Random) -> Problem:
     part = c.add(f"{a}的碳密集度貢獻", w * ia, f"{pct(w, 0)} × {ia}")
     waci = c.add("加權平均碳密集度", part + (1 - w) * ib, f"{fmt_value(part)} + {pct(1 - w, 0)} × {ib}")
     q = (f"一檔永續基金只持有兩檔股票：{a}占 {pct(w, 0)}，碳密集度為每百萬元營收 {ia} {T}；{b}占 {pct(1 - w, 0)}，碳密集度 {ib}。"
-         f"請問基金的加權平均碳密集度是每百萬元營收多少{T}？（取到小數第二位）")
+         f"請問基金的加權平均碳密集度是每百萬元營收多少{T}？{ASK_NUM}")
     return c.numeric(q, waci, num(waci, 2), {"w": w, "ia": ia, "ib": ib})
 
 
@@ -207,7 +211,7 @@ def esg_investing_inter2(rng: random.Random) -> Problem:
     b = c.add("傳統基金期末價值", p * (1 + r_con) ** n, f"{ntd(p)} × (1 + {pct(r_con, 1)})^{n}", ntd)
     d = c.add("兩者差額", a - b, f"{ntd(a)} − {ntd(b)}", ntd)
     q = (f"{who}比較兩檔基金：ESG 主題基金過去的年化報酬率 {pct(r_esg, 1)}，同類型傳統基金 {pct(r_con, 1)}。若兩者都投入 {ntd(p)}，"
-         f"且未來 {n} 年維持相同年化報酬率、每年複利，請問 ESG 基金的期末價值比傳統基金多多少？（四捨五入至整數元，較少時為負值）")
+         f"且未來 {n} 年維持相同年化報酬率、每年複利，請問 ESG 基金的期末價值比傳統基金多多少？{ask(0, '新臺幣元', '較少時為負值')}")
     return c.numeric(q, d, ntd(d, 0), {"p": p, "r_esg": r_esg, "r_con": r_con, "n": n})
 
 
@@ -226,7 +230,7 @@ def esg_investing_adv1(rng: random.Random) -> Problem:
     upp = c.add("企業價值增加幅度", up / v0, f"{ntd(up)} ÷ {ntd(v0)}", pct)
     q = (f"分析師以成長型永續年金評價{co}：下一年度自由現金流量 {ntd(fcf)}，永續成長率 {pct(g)}，目前加權平均資金成本 {pct(wacc, 1)}。"
          f"{co}的 ESG 表現改善後，分析師認為其資金成本可調降 {bps} 個基點（1 個基點 = 0.01%）。"
-         f"請問企業價值增加的幅度是多少？（以百分比表示，取到小數第二位）")
+         f"請問企業價值增加的幅度是多少？{ASK_PCT}")
     return c.numeric(q, upp, pct(upp), {"fcf": fcf, "wacc": wacc, "bps": bps, "g": g})
 
 
@@ -272,7 +276,7 @@ def green_bonds_inter1(rng: random.Random) -> Problem:
     pv_f = c.add("本金現值", face / (1 + y) ** n, f"{ntd(face)} ÷ (1 + {pct(y)})^{n}", ntd)
     price = c.add("債券價格", pv_c + pv_f, f"{ntd(pv_c)} + {ntd(pv_f)}", ntd)
     q = (f"{co}發行的 {n} 年期綠色債券每張面額 {ntd(face)}，票面利率 {pct(cr, 3)}，每年付息一次。若市場殖利率為 {pct(y)}，"
-         f"請問每張債券的價格是多少？（取到小數第二位）")
+         f"請問每張債券的價格是多少？{ASK_NUM}")
     return c.numeric(q, price, ntd(price, 2), {"face": face, "cr": cr, "y": y, "n": n})
 
 
@@ -291,7 +295,7 @@ def green_bonds_inter2(rng: random.Random) -> Problem:
                 lambda x: tons(x, 4))
     q = (f"{co}發行綠色債券募得 {ntd(proceeds)}，全數投入太陽光電，每 MW 建置成本 {ntd(cost_mw)}，容量因數 {pct(cf, 1)}（一年以 8,760 小時計）。"
          f"假設電力排碳係數為每度 {ef} 公斤二氧化碳當量（1 MWh = 1,000 度）。請問每百萬元募集資金每年可避免多少{T}的排放？"
-         f"（取到小數第四位）")
+         f"{ask(4)}")
     return c.numeric(q, per, num(per, 4), {"proceeds": proceeds, "cost_mw": cost_mw, "cf": cf, "ef": ef})
 
 
@@ -315,7 +319,7 @@ def green_bonds_adv1(rng: random.Random) -> Problem:
     extra = c.add("整體多募得的金額", diff * units, f"{ntd(diff)} × {num(units)}", ntd)
     q = (f"{co}發行 {n} 年期綠色債券 {num(units)} 張，每張面額 {ntd(face)}，票面利率 {pct(cr)}（等於同時發行的一般公司債殖利率，故按一般公司債殖利率發行時價格等於面額），每年付息一次。"
          f"因投資人對綠色債券需求強，實際發行殖利率比一般公司債低 {gbps} 個基點（1 個基點 = 0.01%）。"
-         f"請問與按一般公司債殖利率發行相比，{co}整體多募得多少資金？（四捨五入至整數元）")
+         f"請問與按一般公司債殖利率發行相比，{co}整體多募得多少資金？{ASK_MONEY_INT}")
     return c.numeric(q, extra, ntd(extra, 0), {"face": face, "n": n, "yc": yc, "gbps": gbps, "units": units})
 
 
@@ -332,7 +336,7 @@ def social_impact_investing_basic1(rng: random.Random) -> Problem:
     ok = c.add("成功就業人數", n * s, f"{num(n)} × {pct(s, 0)}", lambda x: num(x, 2) + " 人")
     cost = c.add("每位成功就業者的成本", inv / ok, f"{ntd(inv)} ÷ {num(ok, 2)}", ntd)
     q = (f"影響力投資人投入 {ntd(inv)} 支持{org}的職業訓練計畫，共有 {num(n)} 位弱勢青年參加，其中 {pct(s, 0)} 成功就業。"
-         f"請問每位成功就業者平均花費多少？（取到小數第二位）")
+         f"請問每位成功就業者平均花費多少？{ASK_NUM}")
     return c.numeric(q, cost, ntd(cost, 2), {"inv": inv, "n": n, "s": s})
 
 
@@ -345,7 +349,7 @@ def social_impact_investing_basic2(rng: random.Random) -> Problem:
     c.add("淨社會價值", val - inv, f"{ntd(val)} − {ntd(inv)}", ntd)
     sroi = c.add("社會投資報酬率", val / inv, f"{ntd(val)} ÷ {ntd(inv)}")
     q = (f"{org}計畫投入 {ntd(inv)}，評估後產生的社會價值（已折現）為 {ntd(val)}。先算出淨社會價值，"
-         f"再以「社會價值 ÷ 投入金額」計算社會投資報酬率（SROI）。請問 SROI 是多少？（取到小數第二位，例如 2.35 代表每投入 1 元創造 2.35 元）")
+         f"再以「社會價值 ÷ 投入金額」計算社會投資報酬率（SROI）。請問 SROI 是多少？{ask(2, note='例如 2.35 代表每投入 1 元創造 2.35 元')}")
     return c.numeric(q, sroi, num(sroi, 2), {"inv": inv, "val": val})
 
 
@@ -361,7 +365,7 @@ def social_impact_investing_inter1(rng: random.Random) -> Problem:
     c.add("淨社會價值現值", pv - inv, f"{ntd(pv)} − {ntd(inv)}", ntd)
     sroi = c.add("社會投資報酬率", pv / inv, f"{ntd(pv)} ÷ {ntd(inv)}")
     q = (f"{org}擴點計畫期初投入 {ntd(inv)}，預估第 1、2、3 年年底分別產生社會價值 {'、'.join(ntd(v) for v in vals)}。"
-         f"以 {pct(r, 1)} 折現，請問社會投資報酬率（SROI，社會價值現值 ÷ 投入金額）是多少？（取到小數第二位）")
+         f"以 {pct(r, 1)} 折現，請問社會投資報酬率（SROI，社會價值現值 ÷ 投入金額）是多少？{ASK_NUM}")
     return c.numeric(q, sroi, num(sroi, 2), {"inv": inv, "vals": vals, "r": r})
 
 
@@ -381,7 +385,7 @@ def social_impact_investing_inter2(rng: random.Random) -> Problem:
     ann = c.add("年化報酬率", (1 + rate) ** (1 / n) - 1, f"(1 + {pct(rate)})^(1/{n}) − 1", pct)
     q = (f"{gov}以社會效益債券推動更生人就業計畫，投資人提供 {ntd(principal)}，期間 {n} 年。合約約定：再犯率降幅達到目標 {pct(target, 0)} 時，"
          f"政府到期支付本金加上 {pct(base, 1)} 的總報酬；降幅每超過目標 1 個百分點，總報酬再加 {pct(bonus, 1)}。"
-         f"實際再犯率降幅為 {pct(actual, 0)}，請問投資人的年化報酬率是多少？（以百分比表示，取到小數第二位）")
+         f"實際再犯率降幅為 {pct(actual, 0)}，請問投資人的年化報酬率是多少？{ASK_PCT}")
     return c.numeric(q, ann, pct(ann), {"principal": principal, "target": target, "actual": actual, "base": base,
                                         "bonus": bonus, "n": n})
 
@@ -404,7 +408,7 @@ def social_impact_investing_adv1(rng: random.Random) -> Problem:
     sroi = c.add("社會投資報酬率", pv / inv, f"{ntd(pv)} ÷ {ntd(inv)}")
     q = (f"{org}投入 {ntd(inv)} 推動課輔計畫，預估第 1 年產生的成果價值（未調整）為 {ntd(gross)}。依社會投資報酬分析的慣例調整："
          f"無論有無計畫都會發生的部分（無謂因子）占 {pct(dw, 0)}，應歸功於其他單位的部分（歸因）占 {pct(att, 0)}；之後成果每年衰減 "
-         f"{pct(drop, 0)}，只計 3 年，各年價值於年底發生，折現率 {pct(r, 1)}。請問社會投資報酬率（SROI）是多少？（取到小數第二位）")
+         f"{pct(drop, 0)}，只計 3 年，各年價值於年底發生，折現率 {pct(r, 1)}。請問社會投資報酬率（SROI）是多少？{ASK_NUM}")
     return c.numeric(q, sroi, num(sroi, 2), {"inv": inv, "gross": gross, "dw": dw, "att": att, "drop": drop, "r": r})
 
 
@@ -422,7 +426,7 @@ def sustainability_reporting_basic1(rng: random.Random) -> Problem:
     s1 = c.add("範疇一排放量", fuel * ef_f / 1000, f"{num(fuel)} × {ef_f} ÷ 1,000", lambda x: tons(x, 2))
     total = c.add("範疇一與範疇二合計", s1 + kwh * ef_e / 1000, f"{num(s1, 2)} + {num(kwh)} × {ef_e} ÷ 1,000", lambda x: tons(x, 2))
     q = (f"{co}去年公務車與鍋爐共使用柴油 {num(fuel)} 公升，排放係數每公升 {ef_f} 公斤二氧化碳當量；外購電力 {num(kwh)} 度，"
-         f"假設電力排碳係數為每度 {ef_e} 公斤二氧化碳當量。請問範疇一與範疇二排放量合計多少{T}？（取到小數第二位）")
+         f"假設電力排碳係數為每度 {ef_e} 公斤二氧化碳當量。請問範疇一與範疇二排放量合計多少{T}？{ASK_NUM}")
     return c.numeric(q, total, num(total, 2), {"fuel": fuel, "ef_f": ef_f, "kwh": kwh, "ef_e": ef_e})
 
 
@@ -435,7 +439,7 @@ def sustainability_reporting_basic2(rng: random.Random) -> Problem:
     m = c.add("營業收入（百萬元）", rev / 1_000_000, f"{ntd(rev)} ÷ 1,000,000", lambda x: num(x, 2))
     inten = c.add("排放密集度", emis / m, f"{num(emis)} ÷ {num(m, 2)}", lambda x: num(x, 4))
     q = (f"{co}永續報告書揭露：去年溫室氣體排放量 {num(emis)} {T}，營業收入 {ntd(rev)}。"
-         f"請問每百萬元營業收入的排放密集度是多少{T}？（取到小數第四位）")
+         f"請問每百萬元營業收入的排放密集度是多少{T}？{ask(4)}")
     return c.numeric(q, inten, num(inten, 4), {"emis": emis, "rev": rev})
 
 
@@ -450,7 +454,7 @@ def sustainability_reporting_inter1(rng: random.Random) -> Problem:
     mkt = c.add("市場基礎範疇二排放量", (kwh - rec) * ef / 1000, f"({num(kwh)} − {num(rec)}) × {ef} ÷ 1,000", lambda x: tons(x, 2))
     red = c.add("再生能源憑證帶來的減量比例", 1 - mkt / loc, f"1 − {num(mkt, 2)} ÷ {num(loc, 2)}", pct)
     q = (f"{co}去年用電 {num(kwh)} 度，其中 {num(rec)} 度有購買再生能源憑證。假設電力排碳係數為每度 {ef} 公斤二氧化碳當量，"
-         f"持有憑證的用電在市場基礎法下排放為 0。請問市場基礎的範疇二排放量比地區基礎少了多少比例？（以百分比表示，取到小數第二位）")
+         f"持有憑證的用電在市場基礎法下排放為 0。請問市場基礎的範疇二排放量比地區基礎少了多少比例？{ASK_PCT}")
     return c.numeric(q, red, pct(red), {"kwh": kwh, "rec": rec, "ef": ef})
 
 
@@ -491,5 +495,5 @@ def sustainability_reporting_adv1(rng: random.Random) -> Problem:
     need = c.add("今後每年需減少的排放量", (e_now - end) / left, f"({num(e_now)} − {num(end, 2)}) ÷ {int(left)}", lambda x: tons(x, 2))
     q = (f"{co}以基準年排放量 {num(e0)} {T}設定目標：{years} 年後排放量比基準年減少 {pct(total_cut, 0)}，中間各年依線性路徑遞減。"
          f"現在是基準年後第 {k} 年，今年實際排放 {num(e_now)} 公噸。請先比較今年實際排放與線性路徑，"
-         f"再計算：若要在目標年達標，今後每年需平均減少多少{T}？（取到小數第二位）")
+         f"再計算：若要在目標年達標，今後每年需平均減少多少{T}？{ASK_NUM}")
     return c.numeric(q, need, num(need, 2), {"e0": e0, "total_cut": total_cut, "years": years, "k": k, "e_now": e_now})
