@@ -94,6 +94,10 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     assert terms["equity compensation plans"] == "權益酬勞計畫" and terms["peer group"] == "同業群組"
     assert terms["customer premises equipment"] == "用戶端設備"
     assert terms["assets under supervision"] == "受監管資產（AUS）"
+    assert terms["the company / the firm (the filer)"] == "本公司"
+    assert terms["five-year period ended 2016"] == "截至 2016 年止五年期間"
+    assert terms["refined products (petroleum)"] == "精煉油品"
+    assert terms["Q4'24 (quarter shorthand)"] == "2024 年第 4 季（Q4'24）"
 
 
 @pytest.mark.parametrize("en,bad,good", [
@@ -118,6 +122,13 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     ("quarter ended june 30", "截至 6 月 30 日之季度", "截至 6 月 30 日止季度"),
     ("fiscal years ending may 31", "截至 5 月 31 日之會計年度", "截至 5 月 31 日止會計年度"),
     ("carryforwards that expire in periods through 2035", "扣抵，其到期期間延續至 2035 年", "扣抵，將於 2035 年以前陸續到期"),
+    ("return for the five year period ended 2016", "截至 2016 年的五年期間之報酬", "截至 2016 年止五年期間之報酬"),
+    ("for the five years ended 12/31/2012", "截至 2012 年 12 月 31 日的五年間", "截至 2012 年 12 月 31 日止五年間"),
+    ("net sales for the three years ending in 2011", "截至 2011 年的三個年度之銷貨淨額", "截至 2011 年止三個年度之銷貨淨額"),
+    ("the five year period ended 2017", "截至 2017 年為止的五年期間", "截至 2017 年止五年期間"),
+    ("850 miles of private refined products pipelines", "850 英里之私有成品油管線", "850 英里之私有精煉油品管線"),
+    ("217 miles of common carrier pipelines", "217 英里之公共運輸管線", "217 英里之公用承運管線"),
+    ("additions to properties", "不動產增添", "不動產、廠房及設備增添"),
 ])
 def test_decided_renderings_are_enforced(en, bad, good):
     """The losing variant of a translators' DECISION is reported even where the numeral rule cannot see it."""
