@@ -25,7 +25,7 @@ Patterns (items counted, not occurrences; the rules live in finchain_tw_template
   (「取到小數第二位」 may be read as truncation; 「整數元」).
 - beta_not_貝他係數: beta written other than the glossary's 「貝他係數」 (「貝他值」, 「資產貝他」).
 - company_deal_under_500萬: a named company buys land, a plant or a production line, issues a corporate bond or
-  reports a balance sheet or cash flow, and the question's largest NT$ amount is under NT$500 萬.
+  reports a balance sheet, revenue or cash flow, and the question's largest NT$ amount is under NT$500 萬.
 - scorer_rejects_gold (with --scorer): the scorer rejects 「答案：<gold>」.
 """
 

@@ -112,11 +112,12 @@ def beta_not_glossary_term(r: Mapping[str, Any]) -> bool:
 
 # What a company named in COMPANIES (manufacturing, building and service groups) buys, builds, issues or
 # reports as a whole: below NT$500 萬 for the largest amount, such a deal or statement does not fit the company
-# (a plot of land for NT$87 萬, a plant expansion for NT$50 萬, total current assets of NT$150 萬). Prices per
+# (a plot of land for NT$87 萬, a plant expansion for NT$50 萬, total current assets of NT$150 萬, a year's
+# revenue of NT$230 萬). Prices per
 # unit (a bond's 面額, a share price) are not deals. Equipment alone (a machine, an air conditioner) is not
 # counted: a NT$200 萬 machine is plausible.
 _COMPANY_DEAL = re.compile(r"土地|廠房|產線|擴廠|產品線|設備投資|自動化|專利授權|公司債|流動資產|資產負債表|"
-                           r"營業活動之淨現金流")
+                           r"營業活動之淨現金流|年度營業收入|負債總額")
 _COMPANY_DEAL_MIN = 5_000_000
 
 

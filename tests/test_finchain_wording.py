@@ -149,6 +149,12 @@ MAGNITUDE = {
     "cash_flow_statements_advanced1": (10e6, 80e6),
     "liquidity_ratios_basic1": (10e6, 960e6),
     "liquidity_ratios_basic2": (10e6, 960e6),
+    "income_statements_basic1": (20e6, 500e6),
+    "income_statements_basic2": (20e6, 500e6),
+    "income_statements_intermediate1": (50e6, 800e6),
+    "income_statements_intermediate2": (50e6, 800e6),
+    "income_statements_advanced1": (50e6, 800e6),   # the year before's revenue (this year's is a growth rate)
+    "capital_structure_basic1": (10e6, 2e9),
     "capital_structure_intermediate1": (5e9, 50e9),   # firm value of a corporate-bond issuer
     "capital_structure_intermediate2": (200e6, 3e9),  # market values of a listed firm with a beta
 }

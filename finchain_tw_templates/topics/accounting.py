@@ -318,8 +318,8 @@ def da_adv1(rng: random.Random) -> Problem:
 @template(D, "income_statements", "income_statements_basic1", "基礎")
 def is_basic1(rng: random.Random) -> Problem:
     co, y = pick_company(rng), pick_year(rng)
-    rev = pick_money(rng, 2_000_000, 50_000_000, 10_000)
-    cogs = pick_money(rng, int(rev * 0.4), int(rev * 0.9), 10_000)
+    rev = pick_money(rng, 20_000_000, 500_000_000, 100_000)
+    cogs = pick_money(rng, int(rev * 0.4), int(rev * 0.9), 100_000)
     q = (f"{co}公司 {y} 年度營業收入為 {ntd(rev)}，營業成本為 {ntd(cogs)}。請計算該公司的毛利率。{ASK_PCT}")
     c = Chain()
     gp = c.add("營業毛利", rev - cogs, f"{ntd(rev)} − {ntd(cogs)}", ntd)
@@ -330,9 +330,9 @@ def is_basic1(rng: random.Random) -> Problem:
 @template(D, "income_statements", "income_statements_basic2", "基礎")
 def is_basic2(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    rev = pick_money(rng, 2_000_000, 50_000_000, 10_000)
-    cogs = pick_money(rng, int(rev * 0.4), int(rev * 0.75), 10_000)
-    opex = pick_money(rng, int(rev * 0.05), int(rev * 0.2), 10_000)
+    rev = pick_money(rng, 20_000_000, 500_000_000, 100_000)
+    cogs = pick_money(rng, int(rev * 0.4), int(rev * 0.75), 100_000)
+    opex = pick_money(rng, int(rev * 0.05), int(rev * 0.2), 100_000)
     q = (f"{co}公司本年度營業收入 {ntd(rev)}，營業成本 {ntd(cogs)}，推銷、管理及研究發展費用合計 {ntd(opex)}。"
          f"請計算該公司本年度的營業利益。{ASK_MONEY}")
     c = Chain()
@@ -344,11 +344,11 @@ def is_basic2(rng: random.Random) -> Problem:
 @template(D, "income_statements", "income_statements_intermediate1", "中級")
 def is_inter1(rng: random.Random) -> Problem:
     co, y = pick_company(rng), pick_year(rng)
-    rev = pick_money(rng, 5_000_000, 80_000_000, 10_000)
-    cogs = pick_money(rng, int(rev * 0.4), int(rev * 0.7), 10_000)
-    opex = pick_money(rng, int(rev * 0.05), int(rev * 0.15), 10_000)
-    other = pick_money(rng, 1_000, int(rev * 0.03), 1_000)
-    interest = pick_money(rng, 10_000, int(rev * 0.04), 1_000)
+    rev = pick_money(rng, 50_000_000, 800_000_000, 100_000)
+    cogs = pick_money(rng, int(rev * 0.4), int(rev * 0.7), 100_000)
+    opex = pick_money(rng, int(rev * 0.05), int(rev * 0.15), 100_000)
+    other = pick_money(rng, 10_000, int(rev * 0.03), 10_000)
+    interest = pick_money(rng, 100_000, int(rev * 0.04), 10_000)
     tax = TW_CORPORATE_TAX
     q = (f"{co}公司 {y} 年度營業收入 {ntd(rev)}、營業成本 {ntd(cogs)}、營業費用 {ntd(opex)}、"
          f"營業外收入 {ntd(other)}、利息費用 {ntd(interest)}，所得稅率 {pct(tax, 0)}。請計算本期淨利。{ASK_MONEY}")
@@ -364,11 +364,11 @@ def is_inter1(rng: random.Random) -> Problem:
 @template(D, "income_statements", "income_statements_intermediate2", "中級")
 def is_inter2(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    rev = pick_money(rng, 5_000_000, 80_000_000, 10_000)
-    cogs = pick_money(rng, int(rev * 0.45), int(rev * 0.7), 10_000)
-    sell = pick_money(rng, int(rev * 0.02), int(rev * 0.08), 1_000)
-    admin = pick_money(rng, int(rev * 0.02), int(rev * 0.06), 1_000)
-    rd = pick_money(rng, int(rev * 0.01), int(rev * 0.08), 1_000)
+    rev = pick_money(rng, 50_000_000, 800_000_000, 100_000)
+    cogs = pick_money(rng, int(rev * 0.45), int(rev * 0.7), 100_000)
+    sell = pick_money(rng, int(rev * 0.02), int(rev * 0.08), 10_000)
+    admin = pick_money(rng, int(rev * 0.02), int(rev * 0.06), 10_000)
+    rd = pick_money(rng, int(rev * 0.01), int(rev * 0.08), 10_000)
     q = (f"{co}公司本年度營業收入 {ntd(rev)}，營業成本 {ntd(cogs)}，推銷費用 {ntd(sell)}、管理費用 {ntd(admin)}、"
          f"研究發展費用 {ntd(rd)}。請計算該公司的營業利益率。{ASK_PCT}")
     c = Chain()
@@ -381,11 +381,11 @@ def is_inter2(rng: random.Random) -> Problem:
 @template(D, "income_statements", "income_statements_advanced1", "進階")
 def is_adv1(rng: random.Random) -> Problem:
     co, y = pick_company(rng), pick_year(rng)
-    rev0 = pick_money(rng, 5_000_000, 60_000_000, 10_000)
+    rev0 = pick_money(rng, 50_000_000, 600_000_000, 100_000)
     g = pick_rate(rng, -10, 25, 0.5)
     cogs_ratio = pick_rate(rng, 50, 75, 0.5)
-    opex = pick_money(rng, int(rev0 * 0.05), int(rev0 * 0.12), 10_000)
-    interest = pick_money(rng, 10_000, int(rev0 * 0.02), 1_000)
+    opex = pick_money(rng, int(rev0 * 0.05), int(rev0 * 0.12), 100_000)
+    interest = pick_money(rng, 100_000, int(rev0 * 0.02), 10_000)
     tax = TW_CORPORATE_TAX
     word = "成長" if g >= 0 else "衰退"
     q = (f"{co}公司 {y - 1} 年度營業收入為 {ntd(rev0)}。{y} 年度營業收入較前一年{word} {pct(abs(g), 1)}，"

@@ -37,8 +37,8 @@ def _sh(v: float) -> str:
 @template(D, "capital_structure", "capital_structure_basic1", "基礎")
 def cs_basic1(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    debt = pick_money(rng, 1_000_000, 50_000_000, 10_000)
-    eq = pick_money(rng, int(debt * 0.4), int(debt * 4), 10_000)
+    debt = pick_money(rng, 10_000_000, 500_000_000, 100_000)
+    eq = pick_money(rng, int(debt * 0.4), int(debt * 4), 100_000)
     q = (f"{co}公司的負債總額為 {ntd(debt)}，權益總額為 {ntd(eq)}。請計算該公司的負債對權益比率"
          f"（以倍數表示）。{ASK_NUM}")
     c = Chain()
