@@ -13,7 +13,11 @@ FinChain-TW items, each verdict written before the scorer was run:
   slips, re-adjudicated with the reason in the case's note (a gold recomputed from the table instead of the
   stored one; a rule sentence the writer had not seen yet); seven were classes fixed since (hedged yes/no
   «應該是», «一成» = 10%, «由 A 減 B 得 C», a basis-point question answered in points, a bare unconverted figure
-  for «換算成百萬», numbers in English words, «2.9%–3.0%» as a range).
+  for «換算成百萬», numbers in English words, «2.9%–3.0%» as a range);
+- tests/fixtures/adversarial_outputs_4.jsonl: 316 outputs in twelve styles (adding Claude, Phi, Yi), a third blind
+  writer avoiding both earlier sets. First run: 304 of 316 (96.2%); all twelve were classes fixed since (years are
+  exact — 2039 was accepted for 2022 within 1% —, a space or Indian grouping inside a number, 「百分之七十點二」,
+  「FY2010」, 「下修 8.23%」, 「98 萬 1,300 元」, a rate word such as 攤銷率 asks for a percent).
 
 Every case must agree with the headline (strict) verdict; a regression in any class shows up as the cases it
 breaks."""
@@ -26,7 +30,8 @@ from pathlib import Path
 from tw_fin_eval.scoring import engine
 
 FIXTURES = [Path(__file__).parent / "fixtures" / name
-            for name in ("adversarial_outputs.jsonl", "adversarial_outputs_2.jsonl", "adversarial_outputs_3.jsonl")]
+            for name in ("adversarial_outputs.jsonl", "adversarial_outputs_2.jsonl", "adversarial_outputs_3.jsonl",
+                         "adversarial_outputs_4.jsonl")]
 
 
 def load_cases(fixture: Path | None = None) -> list[dict]:

@@ -161,3 +161,65 @@ def test_a_range_of_percentages_is_not_an_answer(answer):
     m = _numeric(answer, 0.029, "股票獎酬占總收購價格的比例是多少？", "2.9%")
     assert not m.correct and m.ambiguous
     assert _numeric("答案：-3.0%", -0.03, "變動率是多少？", "-3.0%").correct  # a lone negative percent is fine
+
+
+# ---- the third blind probe (tests/fixtures/adversarial_outputs_4.jsonl) --------------------------------------
+
+def _scored(response: str, gold: float, question: str) -> bool:
+    """The FinQA scorer's verdict (the year rule lives in the scorer, not in match_numeric)."""
+    rec = {"id": "f1", "task_type": "numeric", "question": question, "answer": str(gold), "answer_value": gold,
+           "answer_text": None}
+    return bool(tasks.SCORERS["numeric"].score(rec, None, response, tasks.Context()).correct)
+
+
+def test_a_year_is_exact_when_a_year_is_asked():
+    q = "芝加哥總部的初始租約於哪一年到期？"
+    assert _scored("答案：2022", 2022.0, q)
+    assert not _scored("答案：2039", 2022.0, q)      # within 1% of 2022, but 17 years off
+    assert not _scored("答案：2023", 2022.0, q)
+    # an amount that happens to look like a year keeps the 1% tolerance
+    assert _scored("答案：2030", 2022.0, "合計金額是多少（百萬美元）？")
+
+
+def test_a_conversation_that_asked_for_a_year_keeps_it_exact_in_later_turns():
+    from tw_fin_eval.scoring import metric_fns
+
+    turns = [("芝加哥總部的初始租約於哪一年到期？", 2022.0), ("這個年份加 9 是多少？", 2031.0), ("這個數值再加 10 是多少？", 2041.0)]
+    rec = {"id": "c1", "task_type": "conversation_numeric",
+           "turns": [{"question": q, "answer": str(int(v)), "answer_value": v, "answer_text": None} for q, v in turns]}
+    scorer, ctx = tasks.SCORERS["conversation_numeric"], tasks.Context()
+    assert scorer.score(rec, 2, "答案：2041", ctx).correct
+    assert not scorer.score(rec, 2, "答案：2032", ctx).correct   # 2022 + 10: within 1%, wrong
+    # the metric reads the conversation's earlier rows the same way (rows in turn order)
+    out = metric_fns.conv_turn_match(["答案：2022", "答案：2031", "答案：2032"], [2022.0, 2031.0, 2041.0],
+                                     ["c1", "c1", "c1"], questions=[q for q, _ in turns], return_items=True)
+    assert [it["correct"] for it in out["items"]] == [True, True, False]
+
+
+@pytest.mark.parametrize("text, value", [("−3 833", -3833.0), ("24 000", 24000.0), ("4,59,84,064.5", 45984064.5),
+                                         ("新臺幣 98 萬 1,300 元", 981300.0)])
+def test_grouped_and_compound_numbers(text, value):
+    assert [n.value for n in find_numbers(text)] == [pytest.approx(value)]
+
+
+@pytest.mark.parametrize("text, values", [("2015 年 3 月", [2015.0, 3.0]), ("1,23", [1.0, 23.0]),
+                                          ("5 萬元 300 股", [50000.0, 300.0]), ("3 500 股與 12 筆", [3500.0, 12.0])])
+def test_what_is_not_one_number(text, values):
+    assert [n.value for n in find_numbers(text)] == pytest.approx(values)
+
+
+def test_chinese_percent_words_fiscal_years_and_downward_revisions():
+    assert _numeric("答案：百分之七十點二", 0.70203, "增加百分比是多少？").correct
+    assert not _numeric("答案：百分之六十", 0.70203, "增加百分比是多少？").correct
+    assert _scored("Answer: FY2010", 2010.0, "設施租約涵蓋的最後一年是哪一年？")
+    assert not _scored("Answer: FY2011", 2010.0, "設施租約涵蓋的最後一年是哪一年？")
+    assert _numeric("答案：下修 8.23%", -0.0823, "出價應調整多少（以百分比表示）？", "-8.23%").correct
+    assert not _numeric("答案：上修 8.23%", -0.0823, "出價應調整多少（以百分比表示）？", "-8.23%").correct
+
+
+def test_a_rate_word_asks_for_a_percent_but_ratios_and_exchange_rates_do_not():
+    assert match.is_percent_question(None, "每年攤銷率是多少？")
+    assert match.is_percent_question(None, "違約率為何？")
+    assert not match.is_percent_question(None, "匯率是多少？")
+    assert not match.is_percent_question(None, "2015 年的流動比率是多少？")
+    assert _numeric("答案：25%", 25.0, "每年攤銷率是多少？", "25").correct

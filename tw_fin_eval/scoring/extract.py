@@ -130,13 +130,15 @@ def drop_asides(line: str) -> str:
 # A clause ends at 「；」「。」, a Chinese comma that is not a digit-group separator, or ", " before words.
 _CLAUSE_SPLIT = re.compile(r"[；;。]|，|,(?=\s*[^\d\s])|\.\s+(?=[A-Za-z])")
 # The value follows the last of these when the line states "label = value" / "X 為 value".
+_FISCAL_YEAR = re.compile(r"(?:FY|fiscal\s+(?:year\s+)?)\s?((?:19|20)\d\d)(?:\s?年度?)?[.。]?", re.I)
+_PCT_WORDS = re.compile(r"負?百分之((?:負)?[零〇一二兩三四五六七八九十百]+(?:點[零〇一二三四五六七八九]+)?)")
 _TENTHS = re.compile(r"\s?成([一二三四五六七八九])?(?![長本交立績功員分為果熟效])")
 _COPULA = re.compile(r"=|＝|≈|約等於|等於|約為|為|是|得到|得出|得|\b(?:was|is|are|were|equals|totals?|totaled|of)\b", re.I)
 # Ranges and alternatives: 「28,000–30,000」, 「369 或 373」, "12 to 13", 「2.5%、3%」.
 _ALTERNATIVE = re.compile(r"\s{0,2}(?:-|~|～|至|到|或|或是|或者|、|\bto\b|\bor\b)\s{0,2}$", re.I)
 _FRACTION = re.compile(r"\s{0,2}/\s{0,2}$")
 # Words that give a positive magnitude its sign: 「減少 2」, "a decrease of 2", 「虧損 NT$5」.
-_NEGATIVE_WORD = re.compile(r"(?:減少|下降|下跌|降低|衰退|縮減|虧損|淨損|損失|流出|短缺|赤字|減|跌|"
+_NEGATIVE_WORD = re.compile(r"(?:減少|下降|下跌|降低|衰退|縮減|虧損|淨損|損失|流出|短缺|赤字|下修|下調|調降|減|跌|"
                             r"decrease[sd]?|declined?|declines|drop(?:ped)?|fell|fall|loss(?:es)?|lower|down)"
                             r"\s{0,2}(?:了|約|為|達|by|of|about|approximately)?\s{0,2}(?:NT\$|US\$|\$)?\s{0,2}$", re.I)
 _STEP_LABEL_NUM = re.compile(r"(?:步驟|Step)\s*$", re.I)
@@ -184,6 +186,13 @@ def read_answer_line(line: str) -> LineReading:
             before = clause[max(0, n.start - 6):n.start]
             if not (_ORDINAL_BEFORE.search(before) or _STEP_LABEL_NUM.search(before)):
                 return LineReading(n, text=clause)
+    fiscal = _FISCAL_YEAR.fullmatch(text.strip())
+    if fiscal:  # 「FY2010」 as the whole answer: the year
+        return LineReading(Num(fiscal.group(0), 0, len(fiscal.group(0)), float(fiscal.group(1)), None, 1.0), text=text)
+    pct_words = _PCT_WORDS.search(text) if not re.search(r"\d", text) else None
+    if pct_words and (value := parse_cjk_numeral(pct_words.group(1))) is not None:  # 「百分之七十點二」 = 70.2%
+        value = -value if pct_words.group(0).startswith("負") else value
+        return LineReading(Num(pct_words.group(0), pct_words.start(), pct_words.end(), value, "%", 0.01), text=text)
     cjk = CJK_NUMERAL_RUN.search(text)
     if cjk and not re.search(r"\d", text):
         value = parse_cjk_numeral(cjk.group(0))

@@ -89,7 +89,10 @@ _NAMED_RATIOS = re.compile(r"夏普比率|特雷諾比率|索提諾比率|資訊
 _PERCENT_WORDS = (r"百分比|百分率|百分點|百分之|比例|比重|佔比|占比|成長率|增長率|增加率|減少率|下降率|變動率|變化率|"
                   r"報酬率|收益率|殖利率|利潤率|毛利率|淨利率|利率|稅率|percent|growth rate|rate of return|"
                   r"portion|proportion")
-_PERCENT_ASK = re.compile(_PERCENT_WORDS + r"|以 ?% ?表示|^ ?% ?$|單位 ?[:：]? ?%|in %", re.I)
+# any other 「…率」 an asked clause names is a rate in percent (攤銷率, 折舊率, 違約率, 使用率) — except the ratios and
+# non-percent rates below (named ratios are removed before this test)
+_OTHER_RATE = r"(?<![比倍匯頻效])率"
+_PERCENT_ASK = re.compile(_PERCENT_WORDS + r"|" + _OTHER_RATE + r"|以 ?% ?表示|^ ?% ?$|單位 ?[:：]? ?%|in %", re.I)
 # A step label that names a rate (step_recall also tries 100× for these).
 _PERCENT_CUES = re.compile(_PERCENT_WORDS + r"|比率|%|％", re.I)
 _TIMES_CUES = re.compile(r"以倍數表示|幾倍|倍數|多少倍|^ ?倍 ?$|times|multiple", re.I)

@@ -109,16 +109,20 @@ def conv_turn_match(predictions: Sequence[str], references: Sequence[Any], conve
                     answer_scales: Sequence[int | None] | None = None) -> dict[str, Any]:
     """The `conversation_numeric` scorer turn by turn (one row per turn: references = the turn's
     answer_value or answer_text, questions = the turn's question, gold_answers = the turn's answer,
-    answer_scales = the turn's answer_scale)."""
+    answer_scales = the turn's answer_scale). A conversation's rows come in turn order: a year asked in an
+    earlier turn keeps later year golds exact, as in `tw-fin-eval score`."""
     n = _check_lengths(predictions=predictions, references=references, conversation_ids=conversation_ids,
                        questions=questions, gold_answers=gold_answers, answer_scales=answer_scales)
     ctx, scorer = _ctx(rel_tol, abs_tol), tasks.SCORERS["conversation_numeric"]
     items = []
+    earlier: dict[str, list[dict[str, Any]]] = {}  # a conversation's rows so far, in row order (turn order)
     for i, (pred, ref) in enumerate(zip(predictions, references)):
         turn = {"question": _at(questions, i), **_gold_fields(ref, _at(gold_answers, i)),
                 "answer_scale": _at(answer_scales, i)}
-        rec = {"id": str(conversation_ids[i]), "task_type": "conversation_numeric", "turns": [turn]}
-        items.append(scorer.score(rec, 0, pred, ctx))
+        turns = earlier.setdefault(str(conversation_ids[i]), [])
+        turns.append(turn)
+        rec = {"id": str(conversation_ids[i]), "task_type": "conversation_numeric", "turns": list(turns)}
+        items.append(scorer.score(rec, len(turns) - 1, pred, ctx))
     convs: dict[str, list[bool]] = {}
     for cid, it in zip(conversation_ids, items):
         convs.setdefault(str(cid), []).append(bool(it.correct))

@@ -56,7 +56,7 @@ _NUM_RE = re.compile(
     (?P<cur>{_CURRENCY_BEFORE})?{_SP}
     (?:(?<![0-9A-Za-z%])(?P<sign2>[-+]))?{_SP}
     (?<![0-9A-Za-z_])                       # digits glued to letters are names (Q3, FY2015), not quantities
-    (?P<num>(?:\d{{1,3}}(?:,\d{{3}})+(?![\d])|\d+)(?:\.\d+)?|\.\d+)
+    (?P<num>(?:\d{{1,3}}(?:,\d{{3}})+(?![\d,])|\d{{1,2}}(?:,\d{{2}})+,\d{{3}}(?![\d,])|\d{{1,3}}(?:[ \u202f]\d{{3}})+(?![\d])|\d+)(?:\.\d+)?|\.\d+)
     (?P<exp>[eE][-+]?\d{{1,3}}(?![\w]))?
     (?P<exp10>[ ]?[×xX*][ ]?10[ ]?(?:\^|\*\*)[ ]?\{{?[-+]?\d{{1,3}}\}}?|[ ]?[×xX*][ ]?10[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{{1,3}})?
     (?:[ ]?(?P<unit>{_UNIT})(?![A-Za-z]))?
@@ -138,6 +138,7 @@ def _times_ten(exp10: str) -> float:
 
 
 def _numeral(num: str, exp: str | None, exp10: str | None) -> float:
+    num = num.replace(" ", "").replace("\u202f", "")  # 「24 000」: a space between digit groups
     bare = float(num.replace(",", "") + (exp or "")) if (exp or "," in num) else float(num)
     return bare * _times_ten(exp10) if exp10 else bare
 
@@ -189,8 +190,11 @@ def _merge_compound(nums: list[Num], norm: str) -> list[Num]:
         if merged:
             prev = merged[-1]
             gap = norm[prev.end:n.start]
-            if (prev.unit in _CJK_SCALE and n.unit in _CJK_SCALE and _CJK_SCALE[n.unit] < _CJK_SCALE[prev.unit]
-                    and gap.strip() == "" and prev.bare >= 0 and n.bare >= 0):
+            smaller = n.unit in _CJK_SCALE and _CJK_SCALE[n.unit] < _CJK_SCALE[prev.unit] if prev.unit in _CJK_SCALE \
+                else False
+            # 「98 萬 1,300 元」: a plain integer under the larger unit completes it
+            rest = prev.unit in _CJK_SCALE and n.unit is None and n.bare == int(n.bare) and n.bare < _CJK_SCALE[prev.unit]
+            if (smaller or rest) and gap.strip() == "" and prev.bare >= 0 and n.bare >= 0 and not re.search(r"(?:元|美元|dollars?)\s*$", prev.text):
                 total = prev.value + n.value
                 merged[-1] = Num(text=prev.text + gap + n.text, start=prev.start, end=n.end,
                                  bare=total / prev.multiplier, unit=prev.unit, multiplier=prev.multiplier,

@@ -154,14 +154,30 @@ def register(scorer: TaskScorer) -> TaskScorer:
     return scorer
 
 
+_YEAR_ASK = re.compile(r"哪一?年|何年|年份|哪個年度|what year|which year", re.I)
+YEAR_TOLERANCE = Tolerance(rel=0.0, abs=0.5)
+
+
+def year_tolerance(gold_value: float, asked: Sequence[str | None]) -> Tolerance | None:
+    """A year is exact: when the gold is a year (an integer 1900–2100) and the question — or, in a conversation,
+    an earlier turn the arithmetic starts from («於哪一年到期？» … «這個年份加 9 是多少？») — asks for a year, the
+    1% tolerance (±20 years) does not apply."""
+    if float(gold_value).is_integer() and 1900 <= gold_value <= 2100 and any(q and _YEAR_ASK.search(q) for q in asked):
+        return YEAR_TOLERANCE
+    return None
+
+
 def _numeric_item(record: dict[str, Any], turn: int | None, response: str, gold: dict[str, Any],
-                  questions: list[str | None], ctx: Context) -> ItemResult:
-    """A numeric or yes/no answer scored by rule (FinQA items, ConvFinQA turns)."""
+                  questions: list[str | None], ctx: Context, asked: Sequence[str | None] = ()) -> ItemResult:
+    """A numeric or yes/no answer scored by rule (FinQA items, ConvFinQA turns). `asked`: the questions a
+    year gold is recognised from (the conversation so far)."""
     if gold.get("answer_value") is None:
         m = match.match_yes_no(response, gold.get("answer_text") or gold.get("answer") or "", questions[0])
         return _rule_item(record, turn, m, "yes_no")
-    m = match.match_numeric(response, float(gold["answer_value"]), gold_answer=gold.get("answer"),
-                            questions=questions, tol=ctx.tolerance, answer_scale=gold.get("answer_scale"))
+    gold_value = float(gold["answer_value"])
+    tol = year_tolerance(gold_value, asked or questions) or ctx.tolerance
+    m = match.match_numeric(response, gold_value, gold_answer=gold.get("answer"),
+                            questions=questions, tol=tol, answer_scale=gold.get("answer_scale"))
     return _rule_item(record, turn, m, m.path)
 
 
@@ -203,7 +219,8 @@ class ConversationScorer(TaskScorer):
 
     def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
         t = record["turns"][turn or 0]
-        return _numeric_item(record, turn, response, t, [t.get("question")], ctx)
+        asked = [u.get("question") for u in record["turns"][:(turn or 0) + 1]]
+        return _numeric_item(record, turn, response, t, [t.get("question")], ctx, asked)
 
 
 # ---- FinChain: final answer + step_recall; categorical conclusions ---------------------------------------
