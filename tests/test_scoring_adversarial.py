@@ -17,7 +17,10 @@ FinChain-TW items, each verdict written before the scorer was run:
 - tests/fixtures/adversarial_outputs_4.jsonl: 316 outputs in twelve styles (adding Claude, Phi, Yi), a third blind
   writer avoiding both earlier sets. First run: 304 of 316 (96.2%); all twelve were classes fixed since (years are
   exact — 2039 was accepted for 2022 within 1% —, a space or Indian grouping inside a number, 「百分之七十點二」,
-  「FY2010」, 「下修 8.23%」, 「98 萬 1,300 元」, a rate word such as 攤銷率 asks for a percent).
+  「FY2010」, 「下修 8.23%」, 「98 萬 1,300 元」, a rate word such as 攤銷率 asks for a percent);
+- tests/fixtures/adversarial_outputs_5.jsonl: 356 outputs in ten styles (adding Simplified-leaning and
+  Japanese-punctuation writers), a fourth blind writer. First run: 352 of 356 (98.9%); the four were two classes
+  fixed since (「負成長 3.19%」 gives the sign; Simplified 万/亿 read as 萬/億).
 
 Every case must agree with the headline (strict) verdict; a regression in any class shows up as the cases it
 breaks."""
@@ -31,7 +34,7 @@ from tw_fin_eval.scoring import engine
 
 FIXTURES = [Path(__file__).parent / "fixtures" / name
             for name in ("adversarial_outputs.jsonl", "adversarial_outputs_2.jsonl", "adversarial_outputs_3.jsonl",
-                         "adversarial_outputs_4.jsonl")]
+                         "adversarial_outputs_4.jsonl", "adversarial_outputs_5.jsonl")]
 
 
 def load_cases(fixture: Path | None = None) -> list[dict]:

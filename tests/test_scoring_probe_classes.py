@@ -223,3 +223,13 @@ def test_a_rate_word_asks_for_a_percent_but_ratios_and_exchange_rates_do_not():
     assert not match.is_percent_question(None, "匯率是多少？")
     assert not match.is_percent_question(None, "2015 年的流動比率是多少？")
     assert _numeric("答案：25%", 25.0, "每年攤銷率是多少？", "25").correct
+
+
+# ---- the fourth blind probe (tests/fixtures/adversarial_outputs_5.jsonl) --------------------------------------
+
+def test_negative_growth_and_simplified_units():
+    assert _numeric("答案：負成長 3.19%", -0.03194, "2015 年至 2016 年的變動百分比是多少？").correct
+    assert not _numeric("答案：成長 3.19%", -0.03194, "2015 年至 2016 年的變動百分比是多少？").correct
+    assert _numeric("答案：1.877 万", 18770.0, "這個變動乘以該商數是多少？").correct
+    assert _numeric("答案：132 亿元", 13.2e9, "權益價值是多少（請以新臺幣元表示，四捨五入至整數）？").correct
+    assert not _numeric("答案：132 万元", 13.2e9, "權益價值是多少（請以新臺幣元表示，四捨五入至整數）？").correct

@@ -138,7 +138,7 @@ _COPULA = re.compile(r"=|＝|≈|約等於|等於|約為|為|是|得到|得出|�
 _ALTERNATIVE = re.compile(r"\s{0,2}(?:-|~|～|至|到|或|或是|或者|、|\bto\b|\bor\b)\s{0,2}$", re.I)
 _FRACTION = re.compile(r"\s{0,2}/\s{0,2}$")
 # Words that give a positive magnitude its sign: 「減少 2」, "a decrease of 2", 「虧損 NT$5」.
-_NEGATIVE_WORD = re.compile(r"(?:減少|下降|下跌|降低|衰退|縮減|虧損|淨損|損失|流出|短缺|赤字|下修|下調|調降|減|跌|"
+_NEGATIVE_WORD = re.compile(r"(?:減少|下降|下跌|降低|衰退|縮減|虧損|淨損|損失|流出|短缺|赤字|下修|下調|調降|負成長|減|跌|"
                             r"decrease[sd]?|declined?|declines|drop(?:ped)?|fell|fall|loss(?:es)?|lower|down)"
                             r"\s{0,2}(?:了|約|為|達|by|of|about|approximately)?\s{0,2}(?:NT\$|US\$|\$)?\s{0,2}$", re.I)
 _STEP_LABEL_NUM = re.compile(r"(?:步驟|Step)\s*$", re.I)

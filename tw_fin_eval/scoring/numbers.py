@@ -27,6 +27,7 @@ _FULLWIDTH.update({
     ord("＋"): "+", ord("−"): "-", ord("‐"): "-", ord("‑"): "-", ord("﹣"): "-", ord("\u3000"): " ",
     ord("\u2012"): "-", ord("\u2013"): "-", ord("\u2014"): "-", ord("\u2015"): "-",  # figure/en/em dash minus
     ord("\xa0"): " ", ord("\u2009"): " ", ord("\u202f"): " ", ord("Ｅ"): "E", ord("ｅ"): "e",
+    ord("万"): "萬", ord("亿"): "億",  # a Simplified-leaning model's units: 1.877 万, 132 亿元
 })
 
 MULTIPLIERS: dict[str, float] = {
