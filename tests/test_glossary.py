@@ -98,6 +98,8 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     assert terms["five-year period ended 2016"] == "截至 2016 年止五年期間"
     assert terms["refined products (petroleum)"] == "精煉油品"
     assert terms["Q4'24 (quarter shorthand)"] == "2024 年第 4 季（Q4'24）"
+    assert terms["factory stores / factory retail stores"] == "暢貨中心門市"
+    assert terms["$50.00 per share (FinanceAgent prose)"] == "每股 50.00 美元"
 
 
 @pytest.mark.parametrize("en,bad,good", [
@@ -129,6 +131,8 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     ("850 miles of private refined products pipelines", "850 英里之私有成品油管線", "850 英里之私有精煉油品管線"),
     ("217 miles of common carrier pipelines", "217 英里之公共運輸管線", "217 英里之公用承運管線"),
     ("additions to properties", "不動產增添", "不動產、廠房及設備增添"),
+    ("what percentage of factory retail stores were located in europe?", "工廠暢貨零售店中位於歐洲的占多少百分比？",
+     "暢貨中心門市中位於歐洲的占多少百分比？"),
 ])
 def test_decided_renderings_are_enforced(en, bad, good):
     """The losing variant of a translators' DECISION is reported even where the numeral rule cannot see it."""
