@@ -146,3 +146,14 @@ def test_a_date_column_header_names_the_label_and_change_columns_between_years()
     table = [["（百萬美元）", "2009", "2008 20142007"], ["部門銷貨淨額", "$ 7146", "( 41 ) % (  % )"]]
     assert render_row(table, 1) == "部門銷貨淨額：2009 年為 $ 7146，2008 年較 2007 年為 -41%（單位：百萬美元）。"
     assert render_row([["", "2015"], ["變動", "( 3.5 ) %"]], 1) == "2015 年變動為 -3.5%。"
+
+
+def test_us_dates_inside_labels_footnote_header_rows_and_generic_period_leads():
+    text = render_row([["", "10/01/04 2013 10/31/04", "基期 12/31/05"], ["股數", "5", "6"]], 1)
+    assert text == "股數：2004 年 10 月 1 日至 10 月 31 日為 5，基期 2005 年 12 月 31 日為 6。"
+    assert "2004 年 12 月 1 日至 2005 年 1 月 31 日" in render_row([["", "12/01/04 - 01/31/05"], ["股數", "6"]], 1)
+    # a row of footnote letters over the real header row
+    table = [["", "( a )", "( b )"], ["", "已發行", "庫藏"], ["普通股", "6015", "12"]]
+    assert render_row(table, 2) == "普通股：已發行為 6015，庫藏為 12。"
+    # 「期間」 over the label column names nothing
+    assert render_row([["期間", "買回股份總數"], ["合計", "7673266"]], 1) == "合計：買回股份總數為 7673266。"

@@ -70,7 +70,26 @@ def _date_label(text: str) -> str:
     m = _US_MONTH_RE.fullmatch(text)
     if m:
         return f"{_full_year(m.group(2))} 年 {int(m.group(1))} 月"
+    if _US_DATE_IN_TEXT_RE.search(text):  # 「10/01/04 2013 10/31/04」, 「基期 12/31/05」
+        text = _DATE_RANGE_RE.sub(lambda m: _tw_range(m.group(1), m.group(2)), text)
+        text = _US_DATE_IN_TEXT_RE.sub(lambda m: _tw_date(m.group(0)), text)
     return _value(text)  # a label may carry FinQA's duplicate too: 「3.50% ( 3.50 % ) 票據」
+
+
+_US_DATE_IN_TEXT_RE = re.compile(r"(?<![\d/])(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:(?:19|20)?\d\d)(?![\d/])")
+_DATE_RANGE_RE = re.compile(r"(?<![\d/])((?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:(?:19|20)?\d\d))\s*"
+                            r"(?:2013|2014|2212|-|–|—|至|to)\s*((?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:(?:19|20)?\d\d))")
+
+
+def _tw_range(first: str, last: str) -> str:
+    """「10/01/04 – 10/31/04」 → 「2004 年 10 月 1 日至 10 月 31 日」 (the year once when both share it)."""
+    a, b = _tw_date(first), _tw_date(last)
+    return f"{a}至{b[b.index('年') + 1:]}" if a[:4] == b[:4] and "年" in b else f"{a}至 {b}"
+
+
+def _tw_date(us: str) -> str:
+    m = _US_DATE_RE.fullmatch(us.strip())
+    return f"{_full_year(m.group(3))} 年 {int(m.group(1))} 月 {int(m.group(2))} 日" if m else us
 
 
 def _full_year(year: str) -> str:
@@ -133,6 +152,11 @@ def _year_pair(name: str) -> str | None:
     first, second = m.group(1), m.group(2)
     # a later second year is a period (「2020 - 2024」 → 2020 年至 2024 年), an earlier one a comparison
     return f"{first} 年至 {second} 年" if second > first else f"{first} 年較 {second} 年"
+
+
+def _footnote_row(cells: list[str]) -> bool:
+    return len(cells) > 1 and all(re.fullmatch(r"\s*(?:\(\s*[a-z]\s*\))?\s*", c) for c in cells) and \
+        any(c.strip() for c in cells)
 
 
 def _section_header(table: list[list[str]], row: int) -> list[str]:
@@ -219,7 +243,9 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     if row > 0 and (unlabelled := _render_unlabelled(table, row, keep)) is not None:
         return unlabelled
     header = _section_header(table, row) if row > 0 else (table[0] if table else [])
-    label = _date_label(cells[0]) if cells else ""
+    if row > 1 and header is table[0] and _footnote_row(table[0]):
+        header = table[1]  # row 0 only carries footnote letters ( a )…( d ): the names are in row 1
+    label = (_year_pair(cells[0]) or _date_label(cells[0])) if cells else ""
     no_header = header_is_data(header) if header else True
     lead, corner_unit = ("", "") if no_header or not header else _corner(header[0])
     lead = _date_label(lead) if lead else ""
@@ -227,8 +253,8 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
         lead = ""  # 「2012:」 over 「2012 年 1 月 1 日至 2012 年 3 月 31 日」 says nothing the label does not
     date_column = bool(lead) and bool(re.search(r"(?:日|日期)$", lead)) and not re.search(r"\d|截至", lead) and "日" in label \
         and _is_time(label)  # 「既得日」 over 2011 年 1 月 25 日: the label is a value of that column
-    if lead in _GENERIC_TIME_LEADS and _is_time(label):
-        lead = ""  # 「年度」 over a column of years says nothing the label does not
+    if lead in _GENERIC_TIME_LEADS:
+        lead = ""  # 「年度」, 「期間」 over the label column say nothing the label does not
     columns: list[tuple[str, str]] = []  # (column name, unit)
     generic = ""  # the one generic column name (「金額」), said after a time label that is the whole subject
     for c in range(1, len(cells)):
