@@ -157,3 +157,11 @@ def test_us_dates_inside_labels_footnote_header_rows_and_generic_period_leads():
     assert render_row(table, 2) == "普通股：已發行為 6015，庫藏為 12。"
     # 「期間」 over the label column names nothing
     assert render_row([["期間", "買回股份總數"], ["合計", "7673266"]], 1) == "合計：買回股份總數為 7673266。"
+
+
+def test_a_one_row_table_of_name_and_value_cells_says_each_once():
+    table = [["員工離職", "2005 年 12 月 31 日負債 $ 20963", "2006 年現金支付 $ -12389 ( 12389 )",
+              "2008 年 12 月 31 日負債 2014"]]
+    assert render_row(table, 0) == "員工離職：2005 年 12 月 31 日負債 $ 20963，2006 年現金支付 $ -12389，2008 年 12 月 31 日負債 —。"
+    # a header row of years is not such a row
+    assert "2015 年為" in render_row([["", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1)

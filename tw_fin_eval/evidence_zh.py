@@ -154,6 +154,21 @@ def _year_pair(name: str) -> str | None:
     return f"{first} 年至 {second} 年" if second > first else f"{first} 年較 {second} 年"
 
 
+# a cell that holds its own name and value: 「2006 年費用 $ 496」, 「2008 年 12 月 31 日負債 2014」 (a one-row table)
+_NAME_AND_VALUE_RE = re.compile(r".*[^\W\d_].*?\s\(?-?\$?\s?-?\d[\d,]*(?:\.\d+)?(?:\s*\(\s*[\d,.]+\s*\))?\)?")
+
+
+def _render_name_value_row(cells: list[str], keep: frozenset[float]) -> str:
+    """A table of one row whose cells each say name and value (FinQA's header-only tables): each cell once —
+    「員工離職：2005 年 12 月 31 日負債 $ 20963，2006 年費用 $ 496，…」, a trailing dash code read 「—」."""
+    def cell(text: str) -> str:
+        text = _value(text.strip(), keep)
+        m = re.search(r"\s(2013|2014|2212)$", text)
+        return text[:m.start()] + " —" if m and float(m.group(1)) not in keep else text
+    parts = [cell(c) for c in cells[1:] if c.strip()]
+    return _flatten(f"{_date_label(cells[0])}：" + "，".join(parts)) + "。"
+
+
 def _footnote_row(cells: list[str]) -> bool:
     return len(cells) > 1 and all(re.fullmatch(r"\s*(?:\(\s*[a-z]\s*\))?\s*", c) for c in cells) and \
         any(c.strip() for c in cells)
@@ -242,6 +257,8 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     cells = table[row]
     if row > 0 and (unlabelled := _render_unlabelled(table, row, keep)) is not None:
         return unlabelled
+    if row == 0 and len(cells) > 1 and all(_NAME_AND_VALUE_RE.fullmatch(c.strip()) for c in cells[1:] if c.strip()):
+        return _render_name_value_row(cells, keep)
     header = _section_header(table, row) if row > 0 else (table[0] if table else [])
     if row > 1 and header is table[0] and _footnote_row(table[0]):
         header = table[1]  # row 0 only carries footnote letters ( a )…( d ): the names are in row 1
