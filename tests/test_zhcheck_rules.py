@@ -513,3 +513,16 @@ def test_one_unit_style_per_prose_string():
     # 十億 and 百萬 contain 億 and 萬 but are the source style; table cells keep the source anyway
     assert convention_issues("5.9 十億美元及 334 百萬美元") == []
     assert convention_issues("14 十億美元與 4,250 萬美元", in_table=True) == []
+
+
+def test_quarter_shorthand_restated_the_taiwan_way():
+    """Q4'24 (and Q4 ’24, Q4 FY24) may be written 「2024 年第 4 季」 / 「2024 會計年度第 4 季」; another year or
+    quarter is still a changed numeral."""
+    from tw_fin_eval.zhcheck.rules import check_translation
+
+    en = "revenue in Q4'24 was $5"
+    assert check_translation(en, "2024 年第 4 季營收為 5 美元") == []
+    assert check_translation("revenue in Q4 FY24 was $5", "2024 會計年度第 4 季營收為 5 美元") == []
+    assert check_translation(en, "2024 年第 4 季（Q4'24）營收為 5 美元") == []
+    assert {f.found for f in check_translation(en, "2023 年第 4 季營收為 5 美元")} == {"24"}
+    assert {f.found for f in check_translation(en, "2024 年第 3 季營收為 5 美元")} == {"4", "24"}

@@ -512,6 +512,9 @@ _ZH_AMOUNT_RE = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:" + _ZH_SCALE_ALT + r")(?:\
 # a US date in the English (12/31/12, 12/31/2012, 12/16) and a Taiwan date in the zh-TW (2012 年 12 月 31 日)
 _EN_US_DATE_RE = re.compile(r"(?<![\d/.])(0?[1-9]|1[0-2])/(?:(0?[1-9]|[12]\d|3[01])/)?(\d{4}|\d{2})(?![\d/]|\.\d)")
 _ZH_DATE_RE = re.compile(r"((?:19|20)\d\d)\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?")
+# a fiscal quarter in shorthand (Q4'24, Q4 ’24, Q4 FY24) and in the zh-TW (2024 年第 4 季, 2024 會計年度第 4 季)
+_EN_QUARTER_RE = re.compile(r"\bQ([1-4])\s?(?:'|’|FY\s?)(\d{2})\b", re.IGNORECASE)
+_ZH_QUARTER_RE = re.compile(r"((?:19|20)\d\d)\s*(?:年|會計年度)\s*第\s*([1-4])\s*季")
 # Basel capital tiers: the banking regulation writes 第一類資本／第二類資本 in Chinese numerals
 _EN_TIER_RE = re.compile(r"\btier\s*([123])(?!\d)", re.IGNORECASE | re.ASCII)
 _ZH_TIER = {"1": "第一類", "2": "第二類", "3": "第三類"}
@@ -613,6 +616,17 @@ def _restated(en: str, zh: str, matches: list[re.Match[str]], need: Counter[str]
             need[_norm_numeral(part)] -= 1
         for part in filter(None, (str(full), str(int(month)), str(int(day)) if day else "")):
             have[part] -= 1
+    # quarters: Q4'24 → 2024 年第 4 季 (the 24 is written as 2024)
+    zh_quarters: Counter[tuple[int, int]] = Counter(
+        (int(q.group(1)), int(q.group(2))) for q in _ZH_QUARTER_RE.finditer(zh_norm))
+    for q in _EN_QUARTER_RE.finditer(en):
+        quarter, yy = q.group(1), q.group(2)
+        key = (2000 + int(yy) if int(yy) < 50 else 1900 + int(yy), int(quarter))
+        if zh_quarters[key] <= 0:
+            continue
+        zh_quarters[key] -= 1
+        need[_norm_numeral(yy)] -= 1
+        have[str(key[0])] -= 1
     # capital tiers
     for t in _EN_TIER_RE.finditer(en):
         word = _ZH_TIER[t.group(1)]
