@@ -97,7 +97,7 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     assert terms["the company / the firm (the filer)"] == "本公司"
     assert terms["five-year period ended 2016"] == "截至 2016 年止五年期間"
     assert terms["refined products (petroleum)"] == "精煉油品"
-    assert terms["Q4'24 (quarter shorthand)"] == "2024 年第 4 季（Q4'24）"
+    assert terms["Q4'24 (quarter shorthand)"] == "2024 年第 4 季"
     assert terms["factory stores / factory retail stores"] == "暢貨中心門市"
     assert terms["$50.00 per share (FinanceAgent prose)"] == "每股 50.00 美元"
 
