@@ -20,7 +20,12 @@ FinChain-TW items, each verdict written before the scorer was run:
   「FY2010」, 「下修 8.23%」, 「98 萬 1,300 元」, a rate word such as 攤銷率 asks for a percent);
 - tests/fixtures/adversarial_outputs_5.jsonl: 356 outputs in ten styles (adding Simplified-leaning and
   Japanese-punctuation writers), a fourth blind writer. First run: 352 of 356 (98.9%); the four were two classes
-  fixed since (「負成長 3.19%」 gives the sign; Simplified 万/亿 read as 萬/億).
+  fixed since (「負成長 3.19%」 gives the sign; Simplified 万/亿 read as 萬/億);
+- tests/fixtures/adversarial_outputs_6.jsonl: 238 outputs in eight styles, a fifth writer (responses generated from
+  each unit's program and solution, verdicts by case type). First run: 232 of 238 (97.5%); the six were one class
+  fixed since (a bracketed amount with a currency, 「(US$6)」, is an accounting negative). The zero-word lines
+  («持平», «不變») that the writer marked wrong but flagged as right for a human were re-adjudicated when the rule
+  began reading them as 0 (each note says so).
 
 Every case must agree with the headline (strict) verdict; a regression in any class shows up as the cases it
 breaks."""
@@ -34,7 +39,7 @@ from tw_fin_eval.scoring import engine
 
 FIXTURES = [Path(__file__).parent / "fixtures" / name
             for name in ("adversarial_outputs.jsonl", "adversarial_outputs_2.jsonl", "adversarial_outputs_3.jsonl",
-                         "adversarial_outputs_4.jsonl", "adversarial_outputs_5.jsonl")]
+                         "adversarial_outputs_4.jsonl", "adversarial_outputs_5.jsonl", "adversarial_outputs_6.jsonl")]
 
 
 def load_cases(fixture: Path | None = None) -> list[dict]:

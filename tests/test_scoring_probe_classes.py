@@ -233,3 +233,19 @@ def test_negative_growth_and_simplified_units():
     assert _numeric("答案：1.877 万", 18770.0, "這個變動乘以該商數是多少？").correct
     assert _numeric("答案：132 亿元", 13.2e9, "權益價值是多少（請以新臺幣元表示，四捨五入至整數）？").correct
     assert not _numeric("答案：132 万元", 13.2e9, "權益價值是多少（請以新臺幣元表示，四捨五入至整數）？").correct
+
+
+# ---- the fifth probe (tests/fixtures/adversarial_outputs_6.jsonl) --------------------------------------------
+
+@pytest.mark.parametrize("answer, gold, ok", [("答案：(US$6)", -6.0, True), ("答案：($6)", -6.0, True),
+                                              ("答案：(USD 6)", -6.0, True), ("答案：(US$6)", 6.0, False)])
+def test_a_bracketed_amount_with_a_currency_is_negative(answer, gold, ok):
+    assert _numeric(answer, gold, "淨額是多少（百萬美元）？").correct is ok
+
+
+def test_words_for_no_change_are_zero():
+    q = "2015 年至 2016 年的變動是多少？"
+    for word in ("持平", "不變", "沒有變化", "維持不變", "unchanged"):
+        assert _numeric(f"答案：{word}", 0.0, q).correct, word
+        assert not _numeric(f"答案：{word}", 5.0, q).correct, word
+    assert _numeric("答案：不變的是 3", 3.0, q).correct  # a number on the line wins

@@ -100,7 +100,8 @@ def _first_lines(segment: str, n: int = 2) -> str:
 
 
 _OPEN, _CLOSE = "（([【", "）)]】"
-_LONE_NUMBER = re.compile(r"[\s$NT]*-?[\d,.]+\s*[%]?\s*")
+# a bracketed lone amount is an accounting negative: (1,234), ($6), (NT$1,234), (US$6), (HK$ 3.5), (USD 6)
+_LONE_NUMBER = re.compile(r"\s*(?:NT|US|HK)?\s?\$?\s*(?:USD|TWD|NTD)?\s*-?[\d,.]+\s*(?:%|元|美元)?\s*")
 
 
 def drop_asides(line: str) -> str:
@@ -132,6 +133,8 @@ _CLAUSE_SPLIT = re.compile(r"[；;。]|，|,(?=\s*[^\d\s])|\.\s+(?=[A-Za-z])")
 # The value follows the last of these when the line states "label = value" / "X 為 value".
 _FISCAL_YEAR = re.compile(r"(?:FY|fiscal\s+(?:year\s+)?)\s?((?:19|20)\d\d)(?:\s?年度?)?[.。]?", re.I)
 _PCT_WORDS = re.compile(r"負?百分之((?:負)?[零〇一二兩三四五六七八九十百]+(?:點[零〇一二三四五六七八九]+)?)")
+_NO_CHANGE = re.compile(r"持平|不變|沒有變(?:化|動)|無變(?:化|動)|沒有增減|^\W*(?:零|0)\W*$|\bunchanged\b|\bno change\b",
+                        re.I)
 _TENTHS = re.compile(r"\s?成([一二三四五六七八九])?(?![長本交立績功員分為果熟效])")
 _COPULA = re.compile(r"=|＝|≈|約等於|等於|約為|為|是|得到|得出|得|\b(?:was|is|are|were|equals|totals?|totaled|of)\b", re.I)
 # Ranges and alternatives: 「28,000–30,000」, 「369 或 373」, "12 to 13", 「2.5%、3%」.
@@ -207,6 +210,9 @@ def read_answer_line(line: str) -> LineReading:
             mult = 0.01 if unit else 1.0
             return LineReading(Num(text[cjk.start():end], cjk.start(), end, value, "%" if unit else None, mult),
                                text=text)
+    unchanged = _NO_CHANGE.search(text) if not re.search(r"\d", text) else None
+    if unchanged:  # 「持平」, 「不變」, 「沒有變化」: a change of zero
+        return LineReading(Num(unchanged.group(0), unchanged.start(), unchanged.end(), 0.0, None, 1.0), text=text)
     words = parse_english_number(text) if not re.search(r"\d", text) else None
     if words is not None:  # "negative thirty point six percent"
         return LineReading(words, text=text)
