@@ -56,3 +56,21 @@ def zh_problems(text: str) -> list[str]:
     out += [f"english residue: {f.message} ({f.text})" if hasattr(f, "rule") else f"english residue: {f}"
             for f in find_english_residue(text)]
     return out
+
+
+def zh_literals(path) -> list[str]:
+    """Every string-literal piece with a CJK character in a module (f-string constant parts included,
+    docstrings excluded)."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docstrings.add(id(first.value))
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+            and re.search(r"[\u4e00-\u9fff]", node.value)]

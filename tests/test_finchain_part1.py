@@ -18,7 +18,7 @@ import pytest
 import finchain_tw_templates.topics  # noqa: F401  (registers the templates)
 from finchain_tw_templates.common import num, pct
 from finchain_tw_templates.core import REGISTRY, Problem
-from tests.finchain_zh import zh_problems
+from tests.finchain_zh import zh_literals, zh_problems
 
 PART1_DOMAINS = ("accounting", "corporate_finance", "crypto", "regulation", "markets", "ratios")
 PART1_TOPICS = {
@@ -1156,30 +1156,13 @@ def test_fictional_names_pass_the_zh_checker():
     assert not zh_problems("、".join(names))
 
 
-def _zh_literals(path) -> list[str]:
-    """Every string-literal piece with a CJK character in a module (f-string constant parts included,
-    docstrings excluded)."""
-    import ast
-
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                docstrings.add(id(first.value))
-    return [node.value for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
-            and re.search(r"[\u4e00-\u9fff]", node.value)]
-
-
 @pytest.mark.parametrize("module", sorted(PART1_DOMAINS))
 def test_every_wording_fragment_is_clean(module):
     """All zh text fragments of a topic module (every rng.choice branch, not only the seeds drawn)."""
     from pathlib import Path
 
     path = Path(__file__).resolve().parent.parent / "finchain_tw_templates" / "topics" / f"{module}.py"
-    fragments = _zh_literals(path)
+    fragments = zh_literals(path)
     assert len(fragments) > 40
     problems = zh_problems("\n".join(fragments))
     assert not problems, problems

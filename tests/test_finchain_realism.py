@@ -16,7 +16,7 @@ import pytest
 from finchain_tw_templates import common, realism
 from finchain_tw_templates.common import asked_decimals, gold_number
 from finchain_tw_templates.generate import build_record, generate_records, ordered_specs, run_template
-from tests.finchain_zh import zh_problems
+from tests.finchain_zh import zh_literals, zh_problems
 
 SEEDS = range(60)
 # With other seeds these once showed golds the scorer rejected (「0.20」 for a Sharpe ratio of 0.2036 read as a
@@ -174,23 +174,6 @@ def test_card_changelog_names_the_data_version():
     assert versions == sorted(versions, key=lambda v: [int(x) for x in v.split(".")], reverse=True)
 
 
-def _zh_literals(path: Path) -> list[str]:
-    """Every string-literal piece with a CJK character in a module (f-string constant parts included,
-    docstrings excluded)."""
-    import ast
-
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    docstrings = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                docstrings.add(id(first.value))
-    return [node.value for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
-            and re.search(r"[\u4e00-\u9fff]", node.value)]
-
-
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "finchain_tw_templates"
 
 
@@ -200,7 +183,7 @@ def test_every_wording_fragment_of_every_module_is_clean(module):
     """All zh fragments of every topic module and of common.py (every rng.choice branch, not only the seeds
     drawn) pass the checker."""
     path = TEMPLATE_DIR / ("common.py" if module == "common" else f"topics/{module}.py")
-    fragments = _zh_literals(path)
+    fragments = zh_literals(path)
     assert len(fragments) > (20 if module == "common" else 40)
     problems = zh_problems("\n".join(fragments))
     assert not problems, problems
