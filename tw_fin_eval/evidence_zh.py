@@ -28,7 +28,10 @@ _HALF_BRACKET_RE = re.compile(r"\(\s*([^()]*?)\s*\)")
 # a column header that names nothing beyond "the value" (金額（百萬）→ the unit is all it says)
 _GENERIC_COLUMNS = frozenset({"", "金額", "數額", "數值", "價值"})
 _YEAR_RE = re.compile(r"(?:19|20)\d\d")
+_US_DATE = r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:(?:19|20)?\d\d)"  # 12/31/2011, 12/31/11
 _US_DATE_RE = re.compile(r"(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/((?:19|20)?\d\d)")
+# FinQA's OCR codes of a dash where the page printed one: 2014 (—), 2013 (–), 2212 (−)
+_DASH_CODES = "2013|2014|2212"
 _US_MONTH_RE = re.compile(r"(0?[1-9]|1[0-2])/(\d\d)")  # 12/16 in a header row of year-ends
 # a label column header that only says "these are periods": dropped before a year label
 _GENERIC_TIME_LEADS = frozenset({"年度", "年", "期間", "日期", "會計年度", "年份"})
@@ -64,9 +67,8 @@ def _date_label(text: str) -> str:
     text = text.strip().rstrip(":：")
     if _YEAR_RE.fullmatch(text):
         return f"{text} 年"
-    m = _US_DATE_RE.fullmatch(text)
-    if m:
-        return f"{_full_year(m.group(3))} 年 {int(m.group(1))} 月 {int(m.group(2))} 日"
+    if _US_DATE_RE.fullmatch(text):
+        return _tw_date(text)
     m = _US_MONTH_RE.fullmatch(text)
     if m:
         return f"{_full_year(m.group(2))} 年 {int(m.group(1))} 月"
@@ -76,9 +78,8 @@ def _date_label(text: str) -> str:
     return _value(text)  # a label may carry FinQA's duplicate too: 「3.50% ( 3.50 % ) 票據」
 
 
-_US_DATE_IN_TEXT_RE = re.compile(r"(?<![\d/])(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:(?:19|20)?\d\d)(?![\d/])")
-_DATE_RANGE_RE = re.compile(r"(?<![\d/])((?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:(?:19|20)?\d\d))\s*"
-                            r"(?:2013|2014|2212|-|–|—|至|to)\s*((?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:(?:19|20)?\d\d))")
+_US_DATE_IN_TEXT_RE = re.compile(rf"(?<![\d/]){_US_DATE}(?![\d/])")
+_DATE_RANGE_RE = re.compile(rf"(?<![\d/])({_US_DATE})\s*(?:{_DASH_CODES}|-|–|—|至|to)\s*({_US_DATE})")
 
 
 def _tw_range(first: str, last: str) -> str:
@@ -107,8 +108,7 @@ def _is_word(name: str, value: str) -> str:
     return f"{name}{' ' if re.search(r'[A-Za-z0-9)]$', name) else ''}為 {value}"
 
 
-# FinQA's tables hold the OCR code of a dash where the page printed one: 2014 (—), 2013 (–), 2212 (−)
-_DASH_CODE_RE = re.compile(r"\(?\s*\$?\s*\(?\s*(2013|2014|2212)\s*\)?\s*\)?")
+_DASH_CODE_RE = re.compile(rf"\(?\s*\$?\s*\(?\s*({_DASH_CODES})\s*\)?\s*\)?")  # a cell holding only a dash
 
 
 _NEG_PCT_RE = re.compile(r"\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)\s*%(?:\s*\(\s*%\s*\))?")  # 「( 41 ) % ( % )」 = −41%
@@ -131,7 +131,7 @@ def _unit_suffix(unit: str) -> str:
 
 
 _YEARS_ONLY_RE = re.compile(r"(?:(?:19|20)\d\d[\s—–\-]*)+")  # 「2008 20142007」: years (and a dash code)
-_YEAR_PAIR_RE = re.compile(r"(?:.*?\s)?((?:19|20)\d\d)(?: ?年)?\s*(?:—|–|-|2014|2013|2212)\s*((?:19|20)\d\d)(?: ?年)?")
+_YEAR_PAIR_RE = re.compile(rf"(?:.*?\s)?((?:19|20)\d\d)(?: ?年)?\s*(?:—|–|-|{_DASH_CODES})\s*((?:19|20)\d\d)(?: ?年)?")
 _PLACEHOLDERS = frozenset({"無", "不適用", "n/a", "na", "nm", "—", "-", "–", "***", "*", "不適用者"})
 
 
@@ -163,7 +163,7 @@ def _render_name_value_row(cells: list[str], keep: frozenset[float]) -> str:
     「員工離職：2005 年 12 月 31 日負債 $ 20963，2006 年費用 $ 496，…」, a trailing dash code read 「—」."""
     def cell(text: str) -> str:
         text = _value(text.strip(), keep)
-        m = re.search(r"\s(2013|2014|2212)$", text)
+        m = re.search(rf"\s({_DASH_CODES})$", text)
         return text[:m.start()] + " —" if m and float(m.group(1)) not in keep else text
     parts = [cell(c) for c in cells[1:] if c.strip()]
     return _flatten(f"{_date_label(cells[0])}：" + "，".join(parts)) + "。"

@@ -71,9 +71,10 @@ class _Summary:
     of each dimension, instead of one pass per group. Sums of fractions are kept as values and added with
     math.fsum, so a group's mean does not depend on the order its cells were merged in."""
 
-    __slots__ = ("n", "c", "st", "recalls", "scores", "convs", "conv_complete", "declared")
+    __slots__ = ("n", "c", "st", "recalls", "scores", "convs", "conv_complete", "fields", "declared")
 
-    def __init__(self) -> None:
+    def __init__(self, fields: tuple[tuple[str, str], ...]) -> None:
+        """`fields`: (column name, item attribute) of the scorer-declared columns (`_declared_fields`)."""
         self.n = 0
         self.c: Counter = Counter()
         self.st: Counter = Counter()
@@ -81,9 +82,10 @@ class _Summary:
         self.scores: list[float] = []
         self.convs: dict[str, bool] = {}  # conversation → right so far
         self.conv_complete: dict[str, bool] = {}  # conversation → every turn decided or failed
-        self.declared: dict[str, list[float]] = {col.name: [] for col in tasks.declared_columns()}
+        self.fields = fields
+        self.declared: dict[str, list[float]] = {name: [] for name, _ in fields}
 
-    def add(self, it: tasks.ItemResult, _declared: tuple[tuple[str, str], ...] = ()) -> None:
+    def add(self, it: tasks.ItemResult) -> None:
         scored, error, not_run = tasks.SCORED, tasks.ERROR, tasks.NOT_RUN
         c = self.c
         status = it.status
@@ -92,7 +94,7 @@ class _Summary:
         if status != not_run:
             if it.step_recall is not None:
                 self.recalls.append(it.step_recall)
-            for name, attr in _declared:
+            for name, attr in self.fields:
                 if (v := getattr(it, attr, None)) is not None:
                     self.declared[name].append(v)
         if status not in (not_run, STALE):
@@ -181,9 +183,9 @@ def _declared_fields() -> tuple[tuple[str, str], ...]:
 
 def summarize(items: Iterable[tasks.ItemResult]) -> dict[str, Any]:
     """One group's counts and accuracies, in a single pass over its items."""
-    acc, fields = _Summary(), _declared_fields()
+    acc = _Summary(_declared_fields())
     for it in items:
-        acc.add(it, fields)
+        acc.add(it)
     return acc.result()
 
 
@@ -195,11 +197,11 @@ def summary_rows(items: Sequence[tasks.ItemResult]) -> list[dict[str, Any]]:
     for it in items:
         key = tuple(getattr(it, dim) for dim in DIMENSIONS)
         if (acc := cells.get(key)) is None:
-            acc = cells[key] = _Summary()
-        acc.add(it, fields)
+            acc = cells[key] = _Summary(fields)
+        acc.add(it)
 
     def merged(parts: Iterable[_Summary]) -> dict[str, Any]:
-        total = _Summary()
+        total = _Summary(fields)
         for part in parts:
             total.merge(part)
         return total.result()

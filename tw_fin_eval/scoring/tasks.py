@@ -325,7 +325,8 @@ _OPTION_BRACKET = re.compile(r"[（(]\s*(?:請回答|請選擇|回答)?\s*([^（
 _OPTION_ASK = re.compile(r"(?:請回答|請選擇|回答)\s*([^（）()。？?；;]{1,60}?)\s*(?:[)）。？?；;]|$)")
 _OPTION_SPLIT = re.compile(r"\s*(?:／|/|、|或)\s*")
 _QUOTED = re.compile(r"「([^「」]{1,8})」")
-_FUND = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{2}投信[\u4e00-\u9fff]{2,12}?基金|(?<=[與和及、，])[\u4e00-\u9fff]{2}投信[\u4e00-\u9fff]{2,12}?基金")
+# a fund name: a two-character brand after a non-CJK character or a conjunction, 投信, its name, 基金
+_FUND = re.compile(r"(?:(?<![\u4e00-\u9fff])|(?<=[與和及、，]))[\u4e00-\u9fff]{2}投信[\u4e00-\u9fff]{2,12}?基金")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -391,8 +392,9 @@ class FinChainScorer(TaskScorer):
         """True/False when the conclusion names exactly one label of the template's set (for yes/no labels:
         says yes or no, as a word or as the question's predicate), else None. A bracketed aside
         (「分開計稅（比合併計稅少繳 NT$32,375）」) is not the conclusion: it is read without it first."""
-        if conclusion and extract.drop_asides(conclusion).strip() not in ("", conclusion.strip()):
-            decided = self._keyword(record, extract.drop_asides(conclusion))
+        bare = extract.drop_asides(conclusion) if conclusion else ""
+        if bare.strip() not in ("", (conclusion or "").strip()):
+            decided = self._keyword(record, bare)
             if decided is not None:
                 return decided
         return self._keyword(record, conclusion)

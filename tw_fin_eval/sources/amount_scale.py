@@ -102,7 +102,7 @@ def program_scale(program: str | None, table: list[list[str]] | None, sentences:
     if steps[-1][0] == "divide":
         return None
     args = [a.strip() for _, body in steps for a in body.split(",")]
-    if any(a in _RESCALE for a in args):
+    if rescales(program):
         return None
     sentences = list(sentences)
     t_scale = table_scale(table)
