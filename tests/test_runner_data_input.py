@@ -122,24 +122,73 @@ def _records(n_topics: int = 6, per: int = 10) -> list[dict]:
     return out
 
 
-def test_sample_spreads_over_subcategories_and_is_reproducible():
-    recs = _records()
-    idx = data_input.pick(recs, sample=12, seed=3)
-    assert len(idx) == 12 and idx == sorted(idx)
-    per_topic = Counter(recs[i]["subcategory"] for i in idx)
-    assert set(per_topic.values()) == {2}  # 12 over 6 topics: 2 each
-    assert all(len({recs[i]["difficulty"] for i in idx if recs[i]["subcategory"] == t}) == 2 for t in per_topic)
-    assert data_input.pick(recs, sample=12, seed=3) == idx
-    assert data_input.pick(recs, sample=12, seed=4) != idx
+def _strata(sizes: dict[str, int]) -> list[dict]:
+    """Records in strata of the given sizes (subcategory)."""
+    return [{"id": f"{name}-{k}", "subcategory": name, "difficulty": None, "category": "C",
+             "task_type": "numeric", "messages": [{"role": "user", "content": f"{name}/{k}"}]}
+            for name, n in sizes.items() for k in range(n)]
+
+
+def test_sample_is_proportional_largest_remainder_and_reproducible():
+    # FinQA's shape: one calculation type is 66% of the set — it must be ~66% of the sample, not 1/4 of it
+    recs = _strata({"ratio": 660, "change": 170, "sum": 90, "product": 80})
+    idx, design = data_input.choose(recs, sample=100, seed=3)
+    assert len(idx) == 100 and idx == sorted(idx) and len(set(idx)) == 100
+    got = Counter(recs[i]["subcategory"] for i in idx)
+    assert got == {"ratio": 66, "change": 17, "sum": 9, "product": 8}  # exactly the shares (quota 66/17/9/8)
+    assert design.method == "proportional" and design.key == "subcategory"
+    assert design.strata == {"ratio": [660, 66], "change": [170, 17], "sum": [90, 9], "product": [80, 8]}
+    # largest remainder: 10 of 1,000 → 6.6 / 1.7 / 0.9 / 0.8 → floors 6,1,0,0 then the three largest remainders
+    assert Counter(recs[i]["subcategory"] for i in data_input.pick(recs, sample=10, seed=3)) == \
+        {"ratio": 6, "change": 2, "sum": 1, "product": 1}
+    # fewer seats than strata: no forced minimum (N = 3 < 4 strata), the largest shares win
+    assert Counter(recs[i]["subcategory"] for i in data_input.pick(recs, sample=3, seed=3)) == {"ratio": 2, "change": 1}
+    # a stratum of one record gets its seat when N allows one per stratum …
+    tiny = _strata({"big": 990, "one": 1})
+    assert Counter(recs_i["subcategory"] for recs_i in (tiny[i] for i in data_input.pick(tiny, sample=20))) == \
+        {"big": 19, "one": 1}
+    assert data_input.pick(recs, sample=100, seed=3) == idx
+    assert data_input.pick(recs, sample=100, seed=4) != idx
     assert data_input.pick(recs, limit=5) == [0, 1, 2, 3, 4]  # --limit keeps its first-N meaning
-    assert data_input.pick(recs, sample=100) == list(range(60))
+    assert data_input.pick(recs, sample=5000) == list(range(1000))
+    assert data_input.choose(recs, limit=5)[1].method == "first" and data_input.choose(recs)[1].method == "all"
+
+
+def test_equal_allocation_records_the_weights():
+    recs = _strata({"ratio": 660, "change": 170, "sum": 90, "product": 80})
+    idx, design = data_input.choose(recs, sample=40, seed=1, allocation="equal")
+    assert Counter(recs[i]["subcategory"] for i in idx) == {"ratio": 10, "change": 10, "sum": 10, "product": 10}
+    line = design.line_fields(recs[0])
+    assert line["method"] == "equal" and line["allocation"] == "equal" and line["sample_seed"] == 1
+    assert (line["stratum_key"], line["stratum"], line["stratum_population"], line["stratum_sample"]) == \
+        ("subcategory", "ratio", 660, 10)
+    assert line["weight"] == pytest.approx(66.0)
+    with pytest.raises(InputError, match="allocation"):
+        data_input.choose(recs, sample=4, allocation="optimal")
 
 
 @needs_data
-def test_sample_on_finchain_covers_every_topic():
+def test_sample_of_the_release_estimates_each_subset():
+    """Issue 27 point 1 on the real files: every first-level stratum's share of a 100-record sample is its share
+    of the subset within rounding (the old equal spread gave FinQA 比率計算 16–20% against 66%)."""
+    for name in NAMES:
+        recs = [json.loads(line) for line in (DATA_DIR / CONFIGS[name].data_file).open(encoding="utf-8")]
+        idx, design = data_input.choose(recs, sample=100)
+        pop = Counter(data_input.stratum_value(r, design.key) for r in recs)
+        got = Counter(data_input.stratum_value(recs[i], design.key) for i in idx)
+        for stratum, n in pop.items():
+            assert abs(got[stratum] - 100 * n / len(recs)) <= 1, (name, stratum, got[stratum], n)
+    finchain = [json.loads(line) for line in (DATA_DIR / CONFIGS["finchain"].data_file).open(encoding="utf-8")]
+    idx = data_input.pick(finchain, sample=100)
+    assert Counter(finchain[i]["difficulty"] for i in idx) == {"基礎": 40, "中級": 40, "進階": 20}
+    assert len({finchain[i]["category"] for i in idx}) == len({r["category"] for r in finchain})  # every domain
+
+
+@needs_data
+def test_equal_sample_on_finchain_covers_every_topic_and_difficulty():
     recs = [json.loads(line) for line in (DATA_DIR / CONFIGS["finchain"].data_file).open(encoding="utf-8")]
     topics = {r["subcategory"] for r in recs}
-    idx = data_input.pick(recs, sample=len(topics) * 3)
+    idx = data_input.pick(recs, sample=len(topics) * 3, allocation="equal")
     got = Counter((recs[i]["subcategory"], recs[i]["difficulty"]) for i in idx)
     assert {t for t, _ in got} == topics and set(got.values()) == {1} and len(got) == len(topics) * 3
 
@@ -216,3 +265,34 @@ def test_run_from_a_release_folder_end_to_end(release, tmp_path, capsys):
         assert rc == 0 and len(srv.requests) == 10
     ids = [json.loads(x)["id"] for x in out.read_text(encoding="utf-8").splitlines()]
     assert sum(i.startswith("finqa") for i in ids) == 5 and sum(i.startswith("finchain") for i in ids) == 5
+
+
+def test_sample_seed_is_not_the_generation_seed_and_the_design_is_in_every_line(tmp_path, capsys):
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
+                            for r in _strata({"ratio": 30, "change": 10})), encoding="utf-8")
+
+    def ids(out: Path) -> list[str]:
+        return [json.loads(x)["id"] for x in out.read_text(encoding="utf-8").splitlines()]
+
+    with FakeOpenAIServer(lambda body: "答案：1") as srv:
+        assert _run(capsys, srv, data, tmp_path / "a.jsonl", "--sample", "8", "--seed", "5")[0] == 0
+        assert {b["seed"] for b in srv.requests} == {5}
+        assert _run(capsys, srv, data, tmp_path / "b.jsonl", "--sample", "8", "--seed", "6")[0] == 0
+        assert sorted(ids(tmp_path / "a.jsonl")) == sorted(ids(tmp_path / "b.jsonl"))  # --seed: same sample
+        assert _run(capsys, srv, data, tmp_path / "c.jsonl", "--sample", "8", "--sample-seed", "9")[0] == 0
+        assert sorted(ids(tmp_path / "c.jsonl")) != sorted(ids(tmp_path / "a.jsonl"))
+        assert all("seed" not in b for b in srv.requests[-8:])  # --sample-seed is never sent
+        lines = [json.loads(x) for x in (tmp_path / "c.jsonl").read_text(encoding="utf-8").splitlines()]
+        for x in lines:
+            s = x["sampling"]
+            assert (s["method"], s["sample"], s["allocation"], s["sample_seed"], s["population"], s["size"]) == \
+                ("proportional", 8, "proportional", 9, 40, 8)
+            assert s["stratum_key"] == "subcategory" and s["stratum_population"] in (30, 10)
+        assert Counter(x["sampling"]["stratum"] for x in lines) == {"ratio": 6, "change": 2}
+        sent = len(srv.requests)
+        rc, cap = _run(capsys, srv, data, tmp_path / "c.jsonl", "--sample", "8", "--sample-seed", "10")
+        assert rc == 2 and "--sample-seed 9" in cap.err and "another --out" in cap.err
+        assert len(srv.requests) == sent  # a second sample is never mixed into the first
+        assert _run(capsys, srv, data, tmp_path / "c.jsonl")[0] == 0  # extending to the whole set is fine
+        assert len(srv.requests) == sent + 32

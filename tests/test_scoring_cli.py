@@ -100,7 +100,7 @@ def test_score_writes_three_outputs_and_lists_every_oddity(tmp_path, data_file, 
     assert "## FinLLM450: pass rate and mean score" in report
     assert "no judge configured: 3" in report
     printed = capsys.readouterr().out
-    assert "unknown run keys: 2" in printed
+    assert "runs lines matching no record 2 of 25 keys" in printed and "not scored: not run 1;" in printed
 
 
 def _text_of(path: Path) -> str:

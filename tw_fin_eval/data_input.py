@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -185,39 +185,141 @@ def expand_globs(patterns: Sequence[str]) -> list[str]:
     return out
 
 
-# The fields a sample is spread over, in order: the subcategory (FinChain topic, FinQA calculation type, ConvFinQA
-# single/double, FinanceAgent question type, FinSearchComp region), then difficulty (FinChain), then category
-# (FinSearchComp tier, FinChain domain). Generic record fields: no per-subset branches.
+# The fields a sample is stratified by: the subcategory (FinChain topic, FinQA calculation type, ConvFinQA
+# single/double, FinanceAgent question type, FinSearchComp region), difficulty (FinChain) and category (FinSearchComp
+# tier, FinChain domain). Generic record fields: no per-subset branches. A file's strata are nested coarsest first
+# (the field with the fewest distinct values is the first level); fields with one value are skipped.
 SAMPLE_KEYS = ("subcategory", "difficulty", "category")
+PROPORTIONAL, EQUAL = "proportional", "equal"
+ALLOCATIONS = (PROPORTIONAL, EQUAL)
+DEFAULT_SAMPLE_SEED = 0
 
 
-def _spread(items: list[int], records: Sequence[dict[str, Any]], keys: Sequence[str], rng: Any) -> list[int]:
-    """The indices `items` reordered so that every prefix is spread as evenly as possible over the values
-    of keys[0] (round-robin over its groups, in a seeded order), recursively within each group."""
-    if not keys:
-        out = list(items)
-        rng.shuffle(out)
+@dataclass
+class Sampling:
+    """How the records of one data file were chosen — written into every runs line (`line_fields`) and read
+    back by `score` into results.json, so a report says what its accuracy estimates.
+
+    `method`: "all" (every record), "first" (--limit alone: the first N, not a random sample), "proportional"
+    (stratified, self-weighting: each stratum's share of the sample is its share of the file, largest-remainder
+    rounding) or "equal" (the same count per first-level stratum; the report weights each stratum by its
+    share of the file). `strata`: first-level stratum value → [records in the file, records sampled]."""
+    method: str
+    population: int  # records the sample was drawn from (after --limit)
+    size: int  # records chosen
+    request: dict[str, Any] = field(default_factory=dict)  # sample, allocation, seed, limit as asked
+    key: str | None = None  # the first-level stratum field (None: one stratum)
+    levels: tuple[str, ...] = ()  # every nesting level, coarsest first
+    strata: dict[str, list[int]] = field(default_factory=dict)
+
+    def line_fields(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The `sampling` object of a runs line for `record`: what was asked (`DESIGN_FIELDS`, the same on every
+        line of a run), what it gave for this file, and this record's first-level stratum with its population,
+        sample count and weight (the records of the file it stands for)."""
+        out: dict[str, Any] = {**{k: self.request.get(k) for k in DESIGN_FIELDS}, "method": self.method,
+                               "levels": list(self.levels), "population": self.population, "size": self.size}
+        if self.key is not None:
+            value = stratum_value(record, self.key)
+            pop, got = self.strata[value]
+            out.update(stratum_key=self.key, stratum=value, stratum_population=pop, stratum_sample=got,
+                       weight=pop / got)
+        elif self.size:
+            out["weight"] = self.population / self.size
         return out
+
+
+# what a run asked for: a resume with other values would mix two samples in one runs file
+DESIGN_FIELDS = ("sample", "allocation", "sample_seed", "limit")
+
+
+def stratum_value(record: dict[str, Any], key: str) -> str:
+    value = record.get(key)
+    return "" if value is None else str(value)
+
+
+def _levels(records: Sequence[dict[str, Any]], items: Sequence[int]) -> tuple[str, ...]:
+    """SAMPLE_KEYS with more than one value among `items`, coarsest (fewest values) first."""
+    counts = {k: len({stratum_value(records[i], k) for i in items}) for k in SAMPLE_KEYS}
+    return tuple(sorted((k for k in SAMPLE_KEYS if counts[k] > 1), key=lambda k: (counts[k], SAMPLE_KEYS.index(k))))
+
+
+def allocate(quota: int, sizes: Sequence[int], *, equal: bool = False, order: Sequence[int] | None = None) -> list[int]:
+    """Seats per group: proportional to `sizes` (or equal shares, `equal`), largest-remainder rounding, each group
+    capped at its size, and at least one per group only when `quota` allows (quota ≥ number of groups). Ties go
+    to the group that comes first in `order` (a seeded shuffle). Exact integer arithmetic.
+
+    >>> allocate(10, [66, 17, 9, 8])
+    [6, 2, 1, 1]
+    >>> allocate(3, [66, 17, 9, 8])
+    [2, 1, 0, 0]
+    >>> allocate(6, [100, 10, 10], equal=True)
+    [2, 2, 2]
+    """
+    k, total = len(sizes), sum(sizes)
+    if quota >= total:
+        return list(sizes)
+    rank = {g: r for r, g in enumerate(order if order is not None else range(k))}
+    seats = [1 if quota >= k and sizes[g] else 0 for g in range(k)]
+    weights, wsum = ([1] * k, k) if equal else (list(sizes), total)
+    for _ in range(quota - sum(seats)):
+        # the largest deficit quota·w/Σw − seats, compared as integers (× Σw): the floors first, then remainders
+        g = max((g for g in range(k) if seats[g] < sizes[g]),
+                key=lambda g: (quota * weights[g] - seats[g] * wsum, -rank[g]))
+        seats[g] += 1
+    return seats
+
+
+def _stratified(items: list[int], records: Sequence[dict[str, Any]], levels: Sequence[str], quota: int,
+                rng: Any, *, equal: bool = False) -> list[int]:
+    """`quota` of `items`: allocated over the groups of levels[0] (equal shares when `equal`, else proportional),
+    then proportionally within each group over the next level, a seeded simple random sample at the bottom."""
+    if quota >= len(items):
+        return list(items)
+    if not levels:
+        return rng.sample(items, quota)
     groups: dict[str, list[int]] = {}
     for i in items:
-        groups.setdefault(str(records[i].get(keys[0])), []).append(i)
+        groups.setdefault(stratum_value(records[i], levels[0]), []).append(i)
     names = sorted(groups)
-    rng.shuffle(names)
-    queues = [_spread(groups[n], records, keys[1:], rng) for n in names]
+    order = list(range(len(names)))
+    rng.shuffle(order)
+    seats = allocate(quota, [len(groups[n]) for n in names], equal=equal, order=order)
     out: list[int] = []
-    for k in range(max(len(q) for q in queues)):
-        out.extend(q[k] for q in queues if k < len(q))
+    for name, q in zip(names, seats):
+        out += _stratified(groups[name], records, levels[1:], q, rng)
     return out
 
 
 def pick(records: Sequence[dict[str, Any]], *, limit: int | None = None, sample: int | None = None,
-         seed: int | None = None) -> list[int]:
-    """Which records of one data file to ask (indices, in file order): `limit` keeps the first N; `sample`
-    takes N spread evenly over SAMPLE_KEYS — the same N for the same seed (default 0) on any machine."""
+         seed: int | None = None, allocation: str = PROPORTIONAL) -> list[int]:
+    """Which records of one data file to ask (indices, in file order); `choose` also says how."""
+    return choose(records, limit=limit, sample=sample, seed=seed, allocation=allocation)[0]
+
+
+def choose(records: Sequence[dict[str, Any]], *, limit: int | None = None, sample: int | None = None,
+           seed: int | None = None, allocation: str = PROPORTIONAL) -> tuple[list[int], Sampling]:
+    """(indices in file order, the sampling design). `limit` keeps the first N; `sample` takes a stratified
+    random sample of N over SAMPLE_KEYS (`allocation`: proportional — self-weighting — or equal per first-level
+    stratum), the same N for the same seed (default 0) on any machine."""
     import random
 
+    if allocation not in ALLOCATIONS:
+        raise InputError(f"unknown sample allocation {allocation!r} (known: {', '.join(ALLOCATIONS)})",
+                         field="sample_allocation")
     chosen = list(range(len(records) if limit is None else min(limit, len(records))))
-    if sample is not None and sample < len(chosen):
-        rng = random.Random(f"tw_fin_eval-sample:{0 if seed is None else seed}")
-        chosen = sorted(_spread(chosen, records, SAMPLE_KEYS, rng)[:sample])
-    return chosen
+    seed = DEFAULT_SAMPLE_SEED if seed is None else seed
+    request = {"sample": sample, "allocation": allocation if sample is not None else None,
+               "sample_seed": seed if sample is not None else None, "limit": limit}
+    if sample is None or sample >= len(chosen):
+        method = "all" if len(chosen) == len(records) else "first"
+        return chosen, Sampling(method, len(chosen), len(chosen), request)
+    rng = random.Random(f"tw_fin_eval-sample:{seed}")
+    levels = _levels(records, chosen)
+    picked = sorted(_stratified(chosen, records, levels, sample, rng, equal=allocation == EQUAL))
+    design = Sampling(allocation, len(chosen), len(picked), request, levels[0] if levels else None, levels)
+    if design.key is not None:
+        for i in chosen:
+            design.strata.setdefault(stratum_value(records[i], design.key), [0, 0])[0] += 1
+        for i in picked:
+            design.strata[stratum_value(records[i], design.key)][1] += 1
+    return picked, design

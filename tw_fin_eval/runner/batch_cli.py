@@ -50,7 +50,7 @@ def _export(args: argparse.Namespace) -> int:
     if args.history != "gold":  # refuse before reading any data
         list(batch.export_lines([], settings))
     tasks = load_tasks(data_specs(args), configs=args.config, limit=args.limit, sample=args.sample,
-                       seed=args.seed, history=args.history)
+                       seed=args.sample_seed, history=args.history, allocation=args.sample_allocation)
     per_dataset = batch.write_export(args.out, tasks, settings)
     parts = ", ".join(f"{k} {v}" for k, v in sorted(per_dataset.items()))
     print(f"wrote {args.out}: {len(tasks)} requests ({parts}) for model {args.model}")

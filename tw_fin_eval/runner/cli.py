@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from tw_fin_eval import data_input
 from tw_fin_eval.data_input import expand_globs
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.redact import key_from_env
@@ -89,9 +90,17 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only the first N records of each data file (a ConvFinQA conversation is one "
                              "record with all its turns)")
     parser.add_argument("--sample", type=int, metavar="N",
-                        help="N records of each data file spread evenly over its subcategories (FinChain topics "
-                             "and difficulties, FinQA calculation types, FinSearchComp tiers…); reproducible "
-                             "with --seed (default 0)")
+                        help="a stratified random sample of N records of each data file over its subcategories, "
+                             "difficulties and categories (FinChain difficulty/domain/topic, FinQA calculation "
+                             "type, ConvFinQA 單題/雙題 …); proportional by default, so its accuracy estimates the "
+                             "subset's; reproducible with --sample-seed")
+    parser.add_argument("--sample-allocation", choices=data_input.ALLOCATIONS, default=data_input.PROPORTIONAL,
+                        help="proportional (default: each stratum's share of the sample is its share of the file, "
+                             "largest-remainder rounding, at least one per stratum when N allows) or equal (the "
+                             "same count per first-level stratum; `score` weights strata back to their shares)")
+    parser.add_argument("--sample-seed", type=int, default=None, metavar="S",
+                        help=f"seed that picks the --sample (default {data_input.DEFAULT_SAMPLE_SEED}); "
+                             "independent of --seed")
 
 
 def _temperature(text: str) -> float | None:
@@ -113,7 +122,8 @@ def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
                              "'none' sends none and leaves it to the server")
     parser.add_argument("--max-tokens", type=int, default=None, help="sent only when given")
     parser.add_argument("--seed", type=int, default=None,
-                        help="sent to the server as the request's seed; also seeds --sample")
+                        help="generation seed sent to the server with every request (not sent when unset); "
+                             "the sample is picked by --sample-seed")
     parser.add_argument("--extra", default=None, metavar="JSON",
                         help='JSON object merged into every request body, e.g. '
                              '\'{"chat_template_kwargs": {"enable_thinking": false}}\'')
@@ -143,7 +153,7 @@ def main(args: argparse.Namespace) -> int:
     cfg = RunConfig(
         data=data_specs(args), configs=args.config, base_url=args.base_url, model=args.model, out=args.out,
         api_key=_api_key(args.api_key_env), limit=args.limit, sample=args.sample, seed=args.seed,
-        extra=extra_from_json(args.extra),
+        sample_seed=args.sample_seed, sample_allocation=args.sample_allocation, extra=extra_from_json(args.extra),
         concurrency=args.concurrency, timeout=args.timeout, max_retries=args.max_retries,
         temperature=args.temperature, max_tokens=args.max_tokens, history=args.history,
         store_messages=not args.no_store_messages, progress_every=args.progress_every,

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TextIO
 
+from tw_fin_eval import data_input
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import dumps
 from tw_fin_eval.runner.client import (
@@ -58,8 +59,10 @@ class RunConfig:
     api_key: str | None = None
     limit: int | None = None
     configs: list[str] | None = None  # configs of a release folder / Hub id in `data`
-    sample: int | None = None  # N records per data file, spread over subcategories
-    seed: int | None = None  # sent to the server; also seeds --sample
+    sample: int | None = None  # N records per data file: a stratified random sample
+    seed: int | None = None  # generation seed sent to the server (None: not sent)
+    sample_seed: int | None = None  # picks the --sample (None: data_input.DEFAULT_SAMPLE_SEED)
+    sample_allocation: str = "proportional"  # or "equal" (per first-level stratum; reports weight it)
     extra: dict = field(default_factory=dict)
     concurrency: int = 8
     timeout: float = 300.0
@@ -185,6 +188,9 @@ def _validate(cfg: RunConfig) -> None:
         raise InputError("--limit must be >= 0", field="limit")
     if cfg.sample is not None and cfg.sample < 1:
         raise InputError("--sample must be at least 1", field="sample")
+    if cfg.sample_allocation not in data_input.ALLOCATIONS:
+        raise InputError(f"--sample-allocation must be one of {', '.join(data_input.ALLOCATIONS)}",
+                         field="sample_allocation")
     if not isinstance(cfg.extra, dict):
         raise InputError("--extra must be a JSON object", field="extra")
     for name in RESERVED_BODY_KEYS:
@@ -203,6 +209,14 @@ def _validate(cfg: RunConfig) -> None:
     if any(Path(d).resolve() == out for d in cfg.data):
         raise InputError("--out is one of the --data files; the runs file must be a separate file",
                          path=cfg.out, field="out")
+
+
+def _design(tasks: list[Task]) -> dict[str, Any] | None:
+    """The sampling design shared by the run's lines (method, n, seed, levels): a resume must use the same."""
+    for task in tasks:
+        if task.sampling:
+            return {k: task.sampling.get(k) for k in data_input.DESIGN_FIELDS}
+    return None
 
 
 def _plan(tasks: list[Task], existing: ExistingRun, cfg: RunConfig, summary: RunSummary,
@@ -249,12 +263,13 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
                         backoff_base=cfg.backoff_base, backoff_max=cfg.backoff_max,
                         max_retry_after=cfg.max_retry_after, max_response_bytes=cfg.max_response_bytes,
                         breaker=breaker)
-    tasks = load_tasks(cfg.data, configs=cfg.configs, limit=cfg.limit, sample=cfg.sample, seed=cfg.seed,
-                       history=cfg.history)
+    tasks = load_tasks(cfg.data, configs=cfg.configs, limit=cfg.limit, sample=cfg.sample, seed=cfg.sample_seed,
+                       history=cfg.history, allocation=cfg.sample_allocation)
     summary = RunSummary(total=len(tasks))
     start = time.monotonic()
     if cfg.dry_run:  # read-only: no lock, no repair, nothing sent
-        existing = RunsFile(cfg.out, model=cfg.model, history=cfg.history, generation=cfg.settings.generation()).read_existing()
+        existing = RunsFile(cfg.out, model=cfg.model, history=cfg.history, generation=cfg.settings.generation(),
+                            sampling=_design(tasks)).read_existing()
         todo, ready, _ = _plan(tasks, existing, cfg, summary, log)
         print(f"run: dry run: {summary.total} items in the data, {summary.skipped} already done in {cfg.out}, "
               f"{len(todo)} to ask ({len(todo) - len(ready)} of them wait for earlier self-history turns)"
@@ -273,7 +288,8 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
         summary.unreachable = reason
         summary.exit_code = 0 if reason is None else 1
         return summary
-    with RunsFile(cfg.out, model=cfg.model, history=cfg.history, generation=cfg.settings.generation()) as runs:
+    with RunsFile(cfg.out, model=cfg.model, history=cfg.history, generation=cfg.settings.generation(),
+                  sampling=_design(tasks)) as runs:
         runs.open()  # lock first, then read: no other run can append between our read and our writes
         existing = runs.read_existing()
         todo, ready, waiting = _plan(tasks, existing, cfg, summary, log)
@@ -416,6 +432,7 @@ def _finish(task: Task, result: ChatResult, cfg: RunConfig, runs: RunsFile, summ
         "latency_s": round(result.latency_s, 4), "attempts": result.attempts, "error": result.error,
         "created": _now_iso(),
         **cfg.settings.generation(),
+        "sampling": task.sampling,
     }
     if task.conv is not None:
         rec["history"] = cfg.history

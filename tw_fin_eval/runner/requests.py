@@ -65,6 +65,7 @@ class Task:
     dataset: str | None
     messages: list[dict] | None = None  # None until built (self-history turns wait for earlier turns)
     conv: Conversation | None = None
+    sampling: dict[str, Any] | None = None  # how its record was chosen (data_input.Sampling.line_fields)
 
     @property
     def key(self) -> Key:
@@ -135,21 +136,28 @@ def record_tasks(rec: dict, *, history: str = "gold", path: Path | None = None,
 
 def load_tasks(data: Iterable[str | os.PathLike], *, configs: Sequence[str] | str | None = None,
                limit: int | None = None, sample: int | None = None, seed: int | None = None,
-               history: str = "gold") -> list[Task]:
+               history: str = "gold", allocation: str = data_input.PROPORTIONAL) -> list[Task]:
     """Every (id, turn) to ask, in file order. `data` names JSONL or parquet files, release folders or Hub
     ids (`configs` picks a release's configs; tw_fin_eval.data_input). Per data file: `limit` keeps the
-    first N records, `sample` N records spread over subcategories (seeded). Validates everything first:
-    bad input raises InputError naming the file and line (or row)."""
+    first N records, `sample` a stratified random sample of N (`allocation` proportional or equal, seeded by
+    `seed`, the sampling seed — not the generation seed); every task carries its record's sampling design.
+    Validates everything first: bad input raises InputError naming the file and line (or row)."""
     tasks: list[Task] = []
     seen: dict[str, str] = {}
     for source in data_input.resolve_all([str(d) for d in data], configs):
         rows = list(data_input.iter_records(source))
-        for i in data_input.pick([rec for _, _, rec in rows], limit=limit, sample=sample, seed=seed):
+        picked, design = data_input.choose([rec for _, _, rec in rows], limit=limit, sample=sample, seed=seed,
+                                           allocation=allocation)
+        for i in picked:
             where, line, rec = rows[i]
             rid = rec.get("id")
             if isinstance(rid, str) and rid in seen:
                 raise InputError(f"duplicate id (first seen at {seen[rid]})", path=where, line=line, item_id=rid)
-            tasks.extend(record_tasks(rec, history=history, path=Path(where), line=line))
+            record = record_tasks(rec, history=history, path=Path(where), line=line)
+            fields = design.line_fields(rec)
+            for task in record:
+                task.sampling = fields
+            tasks.extend(record)
             seen[rid] = f"{where}:{line}"  # type: ignore[index]
     return tasks
 

@@ -44,8 +44,9 @@ class RunsFile:
     """Append-only runs file with resume state. Use as a context manager."""
 
     def __init__(self, path: str | os.PathLike, *, model: str, history: str,
-                 generation: dict[str, Any] | None = None) -> None:
+                 generation: dict[str, Any] | None = None, sampling: dict[str, Any] | None = None) -> None:
         self.path = Path(path)
+        self.sampling = sampling  # --sample / --sample-allocation / --sample-seed / --limit of this run
         self.model = model
         self.history = history
         self.generation = generation or {}  # temperature, max_tokens, extra, seed of this run
@@ -91,6 +92,7 @@ class RunsFile:
             raise InputError(f"this runs file was made with --history {rec.get('history', 'gold')}, "
                              f"not {self.history}; use another --out", path=self.path, line=lineno)
         self._check_generation(rec, lineno)
+        self._check_sampling(rec, lineno)
         key = (rec.get("id"), turn)
         if rec.get("error") is None:
             # keep only what resume needs (a long run's file can be large)
@@ -109,6 +111,22 @@ class RunsFile:
                 flag = "--" + name.replace("_", "-")
                 raise InputError(f"this runs file was made with {flag} {dumps(rec[name])}, not {dumps(want)}; "
                                  "use the same settings to resume, or another --out", path=self.path, line=lineno)
+
+    def _check_sampling(self, rec: dict, lineno: int) -> None:
+        """One runs file holds one sample: lines of `--sample 100 --sample-seed 1` and of another sample would make
+        a report of neither. A run without --sample may extend any earlier run towards the whole set (what it
+        adds are records of the set); lines without a `sampling` object (older runners) pass."""
+        theirs = rec.get("sampling")
+        if self.sampling is None or self.sampling.get("sample") is None or not isinstance(theirs, dict):
+            return
+        for name, want in self.sampling.items():
+            if theirs.get(name) != want:
+                def said(d: dict) -> str:
+                    parts = [f"--{k.replace('_', '-')} {d[k]}" for k in self.sampling if d.get(k) is not None]
+                    return " ".join(parts) or "the whole data (no --sample/--limit)"
+                raise InputError(f"this runs file was made with {said(theirs)}, not {said(self.sampling)}; use "
+                                 "the same --sample/--sample-allocation/--sample-seed/--limit to resume, or another "
+                                 "--out", path=self.path, line=lineno)
 
     def open(self) -> None:
         """Open for appending and take the lock. An OSError (a folder in the way, no permission, a

@@ -104,6 +104,9 @@ def main(args: argparse.Namespace) -> int:
     try:
         outcome = engine.score(records, runs, issues=issues, judge_config=cfg, tolerance=tol,
                                progress=not args.quiet, on_item=spool)
+        mismatch = engine.check_runs_match(outcome, data_paths, runs_paths)  # none matching: InputError, exit 2
+        if mismatch:
+            print(f"score: warning: {mismatch}", file=sys.stderr)
         paths = report.write_outputs(args.out, outcome, inputs=inputs, spool=spool)
     except OSError as exc:  # full disk, read-only folder …: no report file was changed
         raise output_error(exc, "report") from None
@@ -112,14 +115,26 @@ def main(args: argparse.Namespace) -> int:
     if not args.quiet:
         rows = [r for r in report.summary_rows(outcome.items) if r["dimension"] in {"all", "dataset"}]
         report.print_table(rows, ["group", "items", "run", "decided", "accuracy", "strict_accuracy", "judge_accuracy",
-                                  "pending", "missing", "error", "not_run"])
-        iss = outcome.issues
-        print(f"unknown run keys: {len(iss.unknown_run_keys)}; duplicate record ids: {len(iss.duplicate_record_ids)}; "
-              f"duplicate generations: {len(iss.duplicate_generations)}; failed: {len(iss.failed_generations)}; "
-              f"not run: {len(iss.not_run)}")
+                                  "pending", "missing", "error", "not_run", "stale", "other_outcomes"])
+        print(not_scored_line(rows[0], outcome.issues))
     print(f"wrote {', '.join(str(p) for p in paths.values())} "
           f"({len(outcome.items)} items, {time.monotonic() - start:.2f}s)", file=sys.stderr)
     return 0
+
+
+def not_scored_line(total: dict, iss: engine.Issues) -> str:
+    """Every count of units that are not in the accuracy, and of input lines that were not used."""
+    parts = [f"not run {total['not_run']}", f"stale (prompt changed; re-run) {total['stale']}",
+             f"pending {total['pending']}", f"missing verdict {total['missing']}",
+             f"failed generations (counted wrong) {total['error']}",
+             f"unanswerable gold (excluded) {total['unanswerable_excluded']}",
+             f"other outcomes {total['other_outcomes']}"]
+    share = iss.unmatched_share()
+    lines = [f"runs lines matching no record {len(iss.unknown_run_keys)} of {iss.run_keys} keys"
+             + (f" ({100 * share:.0f}%)" if share else ""),
+             f"duplicate record ids {len(iss.duplicate_record_ids)}",
+             f"keys answered more than once {len(iss.duplicate_generations)}"]
+    return "not scored: " + "; ".join(parts) + "\ninputs not used: " + "; ".join(lines)
 
 
 def run_path(argv: list[str] | None = None) -> int:

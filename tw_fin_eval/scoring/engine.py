@@ -45,6 +45,16 @@ class Issues:
     stale: list[str] = field(default_factory=list)  # keys whose prompt hash differs from today's record
     run_models: list[str] = field(default_factory=list)
     histories: dict[str, int] = field(default_factory=dict)
+    run_keys: int = 0  # distinct (id, turn) keys in the runs files
+    run_datasets: dict[str, int] = field(default_factory=dict)  # dataset label of the runs lines → lines
+
+    def unmatched_share(self) -> float | None:
+        """The share of the runs keys that match no record unit (None: no runs keys)."""
+        return len(self.unknown_run_keys) / self.run_keys if self.run_keys else None
+
+
+# `score` warns (stderr, report.html banner) when more than this share of the runs keys match no record
+UNMATCHED_WARN_SHARE = 0.10
 
 
 def key_str(key: Key) -> str:
@@ -158,8 +168,41 @@ class RunStats:
     generation: Counter = field(default_factory=Counter)  # canonical JSON of the settings → lines
     first_created: str | None = None
     last_created: str | None = None
+    # per dataset label: lines, tokens and latency (what `tw-fin-eval plan` scales to a full run)
+    by_dataset: dict[str, Counter] = field(default_factory=dict)
+    # per dataset label: the sampling designs of its lines (canonical JSON without the per-record fields →
+    # lines) and the first-level strata seen ({stratum: [population, sample]})
+    sampling: dict[str, Counter] = field(default_factory=dict)
+    strata: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+
+    def _add_sampling(self, ds: str, row: dict[str, Any]) -> None:
+        samp = row.get("sampling")
+        if not isinstance(samp, dict):
+            self.sampling.setdefault(ds, Counter())["null"] += 1
+            return
+        design = {k: v for k, v in samp.items() if k not in ("stratum", "stratum_population", "stratum_sample", "weight")}
+        self.sampling.setdefault(ds, Counter())[dumps(design)] += 1
+        if isinstance(samp.get("stratum"), str):
+            pop, got = samp.get("stratum_population"), samp.get("stratum_sample")
+            if isinstance(pop, int) and isinstance(got, int):
+                self.strata.setdefault(ds, {})[samp["stratum"]] = [pop, got]
 
     def add(self, row: dict[str, Any]) -> None:
+        ds = str(row.get("dataset") or "?")
+        per = self.by_dataset.setdefault(ds, Counter())
+        per["lines"] += 1
+        self._add_sampling(ds, row)
+        usage = row.get("usage")
+        if isinstance(usage, dict):
+            for name in ("prompt_tokens", "completion_tokens"):
+                v = usage.get(name)
+                if isinstance(v, int) and not isinstance(v, bool):
+                    per[name] += v
+                    per[f"lines_with_{name}"] += 1
+        lat = row.get("latency_s")
+        if isinstance(lat, (int, float)) and not isinstance(lat, bool) and row.get("error") is None:
+            per["latency_sum_ms"] += round(1000 * float(lat))
+            per["lines_with_latency"] += 1
         self.lines += 1
         error = row.get("error")
         if error is None:
@@ -202,7 +245,8 @@ class RunStats:
                 "finish_reasons": dict(self.finish_reasons.most_common()),
                 "truncated_lines": self.finish_reasons.get("length", 0),
                 "errors": dict(self.errors.most_common()),
-                "first_created": self.first_created, "last_created": self.last_created}
+                "first_created": self.first_created, "last_created": self.last_created,
+                "by_dataset": {ds: dict(c) for ds, c in sorted(self.by_dataset.items())}}
 
 
 @dataclass
@@ -319,6 +363,42 @@ class _Prompts:
         return r.messages_sha256(conv.messages(turn, "gold"))
 
 
+def check_runs_match(outcome: Outcome, data_paths: Sequence[str | os.PathLike],
+                     runs_paths: Sequence[str | os.PathLike]) -> str | None:
+    """A runs file scored against data it was not made from gives an empty or thinned report that looks
+    finished. No runs key matching a record → InputError naming both sides and what each holds; more than
+    UNMATCHED_WARN_SHARE of the runs keys unmatched → the warning text (None when all is well)."""
+    iss = outcome.issues
+
+    def holds_runs() -> str:
+        sample = ", ".join(iss.unknown_run_keys[:3])
+        parts = ", ".join(f"{n} of {ds}" for ds, n in iss.run_datasets.items()) or "no dataset label"
+        return f"{iss.run_keys} keys ({parts}; ids like {sample})"
+
+    def holds_data() -> str:
+        per = Counter(it.dataset or "?" for it in outcome.items)
+        ids = ", ".join(list(dict.fromkeys(it.id for it in outcome.items[:200]))[:3]) or "—"
+        return f"{len(outcome.items)} units ({', '.join(f'{n} of {ds}' for ds, n in sorted(per.items()))}; ids like " \
+               f"{ids})"
+
+    runs_s = ", ".join(str(p) for p in runs_paths)
+    data_s = ", ".join(str(p) for p in data_paths)
+    if iss.run_keys == 0:
+        raise InputError(f"the runs file(s) {runs_s} hold no answers (no line with an id): nothing to score "
+                         f"against {data_s}; run `tw-fin-eval run` first")
+    matched = iss.run_keys - len(iss.unknown_run_keys)
+    if matched == 0:
+        raise InputError(f"no line of the runs file(s) {runs_s} matches a record of --data {data_s}: the runs hold "
+                         f"{holds_runs()}; the data holds {holds_data()}. Pass the --data the runs were made from "
+                         "(same subset and version)")
+    share = iss.unmatched_share() or 0.0
+    if share > UNMATCHED_WARN_SHARE:
+        return (f"{len(iss.unknown_run_keys)} of {iss.run_keys} runs keys ({100 * share:.0f}%) in {runs_s} match no "
+                f"record of --data {data_s} (e.g. {', '.join(iss.unknown_run_keys[:3])}): is this the --data the "
+                "runs were made from? They are not scored")
+    return None
+
+
 def mark_truncated(item: tasks.ItemResult) -> None:
     """A reply cut off by the length limit (finish_reason "length") without a final answer line is wrong
     and counted as truncated; one that still wrote its 「答案：」 line is scored as usual."""
@@ -421,6 +501,8 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
                                         if n > 1 and k in expected)
     issues.run_models = sorted(runs.models)
     issues.histories = dict(runs.histories)
+    issues.run_keys = len(runs.success) + len(runs.failures)
+    issues.run_datasets = {ds: c["lines"] for ds, c in sorted(runs.stats.by_dataset.items())}
 
     to_judge = [it for it in items if it.judge_request is not None]
     agreement = None

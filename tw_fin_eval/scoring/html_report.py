@@ -19,6 +19,7 @@ table{border-collapse:collapse;margin:8px 0 16px;font-size:.92em}th,td{border:1p
 th{background:#eef3f8}td:first-child,th:first-child{text-align:left}.meta{color:#51606f;font-size:.92em}
 .chart{display:block;margin:8px 0 20px;background:#fbfcfe;border:1px solid #e1e7ee}.note{color:#51606f;font-size:.88em}
 .pos{color:#1a7f37}.neg{color:#b42318}.scroll{overflow-x:auto}
+.banner{background:#fdecea;border:2px solid #b42318;color:#7a1a12;padding:10px 14px;font-weight:bold}
 """
 
 BAR = "#2f74b5"
@@ -153,6 +154,13 @@ def render_report(doc: dict[str, Any], rows: Sequence[dict[str, Any]] | None = N
         f"git：{esc(gc.get('commit', '—'))[:12]}{'（有未提交修改 dirty）' if gc.get('dirty') else ''}",
         f"評審模型（judge）：{esc((doc.get('judge') or {}).get('model') or '無（none）')}",
     ]) + "</p>")
+    iss = doc.get("issues") or {}
+    if iss.get("unmatched_warning"):
+        body.append(f'<p class="banner">警告（warning）：執行檔中 {esc(iss.get("unknown_run_keys"))} / '
+                    f'{esc(iss.get("run_keys"))} 個鍵（{pct(iss.get("unmatched_share"))}）對不到任何資料記錄'
+                    f'（runs lines matching no record, e.g. {esc(", ".join(iss.get("unmatched_examples") or []))}）。'
+                    "請確認 --data 是否為產生這些答案的資料（is --data the data these runs were made from?）；"
+                    "這些答案未計分（not scored）。</p>")
     nr = doc.get("not_run") or {}
     if nr.get("units"):
         skipped = nr.get("records_subsets") or {}
@@ -180,6 +188,10 @@ def render_report(doc: dict[str, Any], rows: Sequence[dict[str, Any]] | None = N
     body.append(f'<p class="note">信賴區間（CI）：以固定種子的自助法（seeded bootstrap，{esc(u.get("resamples"))} 次，seed '
                 f'{esc(u.get("seed"))}），ConvFinQA 依對話、FinChain 依模板整群重抽（clustered），其他依題目。'
                 "分項（breakdowns）用群集穩健標準誤（cluster-robust SE）。</p>")
+    from tw_fin_eval.scoring.results_doc import sampling_text
+
+    body.append('<p class="note">抽樣（sampling）：' + "<br>".join(esc(sampling_text(name, e.get("sampling")))
+                                                       for name, e in subs.items()) + "</p>")
     for name, e in subs.items():
         for dim, groups in (e.get("breakdowns") or {}).items():
             gbars = [{"label": g["group"], "value": g["accuracy"], "lo": (g.get("ci95") or [None, None])[0],

@@ -297,6 +297,8 @@ def uncertainty_section(doc: dict[str, Any]) -> list[str]:
             f"{u.get('seed')}); ConvFinQA resampled by conversation, FinChain by template, other subsets by item. "
             "Headline accuracy counts verified and fixed gold (fixed: the corrected value); unanswerable units are "
             "excluded and counted; *upstream gold* scores every unit against the original release's value.", ""]
+    out += ["Sampling (how the records were chosen, and what each accuracy estimates):", ""]
+    out += [f"- {results_doc.sampling_text(name, e.get('sampling'))}" for name, e in subs.items()] + [""]
     return out
 
 

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from tw_fin_eval.configs import CONFIGS
+from tw_fin_eval.jsonl import dumps
 from tw_fin_eval.scoring import stats, tasks
-from tw_fin_eval.scoring.engine import Outcome
+from tw_fin_eval.scoring.engine import UNMATCHED_WARN_SHARE, Outcome
 
 SCHEMA = "tw_fin_eval.results/1"
 PACKAGES = ("tw-fin-eval-basic", "datasets", "evaluate", "huggingface_hub", "pyarrow", "opencc")
@@ -87,16 +88,97 @@ def robust_interval(units: Sequence[tasks.ItemResult]) -> dict[str, Any]:
     return {"n": n, "accuracy": p, "stderr": se, "ci95": [max(0.0, p - 1.96 * se), min(1.0, p + 1.96 * se)]}
 
 
-def subset_entry(config: str, items: Sequence[tasks.ItemResult], row: dict[str, Any]) -> dict[str, Any]:
+SAMPLING_ESTIMATES = {
+    "all": "the whole subset was run: the accuracy is the subset's",
+    "proportional": "a proportional stratified random sample (self-weighting): the accuracy estimates the subset's",
+    "equal": "an equal-allocation stratified random sample: the accuracy is weighted back to each stratum's share "
+             "of the subset and estimates the subset's",
+    "first": "the first N records (--limit), not a random sample: the accuracy is of those records only and does "
+             "not estimate the subset's",
+    "unknown": "the runs lines do not record how their records were chosen (an older runner or a batch import)",
+    "mixed": "the runs lines record more than one sampling design; the accuracy does not estimate the subset's",
+}
+
+
+def sampling_entry(outcome: Outcome, items: Sequence[tasks.ItemResult]) -> dict[str, Any]:
+    """How this subset's records were chosen (the runs lines' `sampling`), and what its accuracy estimates. A run
+    that covered every unit of the data is the whole subset, whatever its lines say."""
+    label = items[0].dataset or "?" if items else "?"
+    st = outcome.run_stats
+    designs = [] if st is None else [(json.loads(k), n) for k, n in st.sampling.get(label, {}).items()]
+    if items and not any(it.status == tasks.NOT_RUN for it in items):
+        design: dict[str, Any] = {"method": "all"}
+    elif not designs or all(d is None for d, _ in designs):
+        design = {"method": "unknown"}
+    elif len({dumps(d) for d, _ in designs if d is not None}) > 1:
+        design = {"method": "mixed", "designs": [{**d, "lines": n} for d, n in designs if d is not None]}
+    else:
+        design = dict(next(d for d, _ in designs if d is not None))
+        strata = (st.strata.get(label) if st is not None else None) or {}
+        if strata:
+            design["strata"] = {k: {"population": v[0], "sample": v[1]} for k, v in sorted(strata.items())}
+    design["estimates"] = SAMPLING_ESTIMATES.get(design["method"], SAMPLING_ESTIMATES["unknown"])
+    return design
+
+
+def sampling_text(name: str, design: dict[str, Any] | None) -> str:
+    """One line on how a subset's records were chosen, for report.md and report.html."""
+    d = design or {"method": "unknown", "estimates": SAMPLING_ESTIMATES["unknown"]}
+    how = d["method"]
+    if how in ("proportional", "equal"):
+        how = (f"{how} stratified random sample of {d.get('size')} of {d.get('population')} records "
+               f"(--sample {d.get('sample')}, --sample-seed {d.get('sample_seed')}, strata by "
+               f"{' › '.join(d.get('levels') or []) or 'none'})")
+    elif how == "first":
+        how = f"first {d.get('size')} of the records (--limit {d.get('limit')})"
+    return f"{name}: {how} — {d.get('estimates')}"
+
+
+def design_weights(design: dict[str, Any], units: Sequence[tasks.ItemResult]) -> list[float] | None:
+    """Per unit, the records of its first-level stratum it stands for (stratum population ÷ records of the
+    stratum among `units`) — only for an equal-allocation sample; None when the design is self-weighting."""
+    key, strata = design.get("stratum_key"), design.get("strata") or {}
+    if design.get("method") != "equal" or not key or not strata:
+        return None
+    records: dict[str, set[str]] = defaultdict(set)
+    for it in units:
+        records[_stratum(it, key)].add(it.id)
+    return [strata.get(_stratum(it, key), {}).get("population", 0) / len(records[_stratum(it, key)])
+            for it in units]
+
+
+def _stratum(it: tasks.ItemResult, key: str) -> str:
+    value = getattr(it, key, None)
+    return "" if value is None else str(value)
+
+
+def weighted_clusters(units: Sequence[tasks.ItemResult], weights: Sequence[float] | None) -> list[tuple[float, float]]:
+    """(Σ w·correct, Σ w) per cluster; weights None = 1 each (the plain cluster sums)."""
+    sums: dict[str, list[float]] = {}
+    for i, it in enumerate(units):
+        w = 1.0 if weights is None else weights[i]
+        acc = sums.setdefault(it.cluster or it.id, [0.0, 0.0])
+        acc[0] += w * (1.0 if it.correct else 0.0)
+        acc[1] += w
+    return [(a, b) for a, b in sums.values()]
+
+
+def subset_entry(config: str, items: Sequence[tasks.ItemResult], row: dict[str, Any],
+                 sampling: dict[str, Any] | None = None) -> dict[str, Any]:
     from tw_fin_eval.scoring.report import headline_units
 
     units = headline_units(items)
-    iv = stats.bootstrap(stats.clusters_of((it.cluster or it.id, 1.0 if it.correct else 0.0) for it in units),
-                         seed=f"{stats.DEFAULT_SEED}:{config}")
+    weights = design_weights(sampling or {}, units)
+    if weights is None:
+        iv = stats.bootstrap(stats.clusters_of((it.cluster or it.id, 1.0 if it.correct else 0.0) for it in units),
+                             seed=f"{stats.DEFAULT_SEED}:{config}")
+    else:  # equal allocation: the ratio estimator with design weights, and its bootstrap
+        iv = stats.bootstrap(weighted_clusters(units, weights), seed=f"{stats.DEFAULT_SEED}:{config}")  # type: ignore[arg-type]
+        row = {**row, "unweighted_accuracy": row["accuracy"], "accuracy": iv.estimate}
     task_types = sorted({it.task_type for it in items})
     entry: dict[str, Any] = {
         "dataset": items[0].dataset if items else None, "task_types": task_types,
-        "n": iv.n, "accuracy": row["accuracy"], "stderr": iv.stderr, "ci95": None if iv.lo is None else [iv.lo, iv.hi],
+        "n": len(units), "accuracy": row["accuracy"], "stderr": iv.stderr, "ci95": None if iv.lo is None else [iv.lo, iv.hi],
         "clusters": iv.clusters, "cluster_by": sorted({CLUSTER_NAMES.get(t, "item") for t in task_types}),
     }
     for k in ("items", "run", "decided", "correct", "strict_accuracy", "flexible_accuracy", "truncated", "refused",
@@ -104,6 +186,10 @@ def subset_entry(config: str, items: Sequence[tasks.ItemResult], row: dict[str, 
               "fixed_gold", "upstream_accuracy", "mean_step_recall", "conversation_accuracy", "judge_decided",
               "judge_accuracy", "mean_score"):
         entry[k] = row.get(k)
+    if sampling is not None:
+        entry["sampling"] = sampling
+        if weights is not None:
+            entry["unweighted_accuracy"] = row["unweighted_accuracy"]
     ran = [it for it in items if it.status not in (tasks.NOT_RUN,)]
     entry["truncation_rate"] = (row["truncated"] / len(ran)) if ran else None
     entry["breakdowns"] = {}
@@ -156,7 +242,7 @@ def build(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs: dict[str,
         if row is None or row["run"] == 0:
             not_run_subsets[name] = len(items)  # partial runs: a subset never run is left out, and counted
             continue
-        subsets[name] = subset_entry(name, items, row)
+        subsets[name] = subset_entry(name, items, row, sampling_entry(outcome, items))
         if purity and name in purity.get("subsets", {}):
             subsets[name]["zh_purity"] = purity["subsets"][name]
     iss = outcome.issues
@@ -185,5 +271,7 @@ def build(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs: dict[str,
         "issues": {"duplicate_record_ids": len(iss.duplicate_record_ids), "unknown_run_keys": len(iss.unknown_run_keys),
                    "duplicate_generations": len(iss.duplicate_generations),
                    "failed_generations": len(iss.failed_generations), "not_run": len(iss.not_run),
-                   "stale": len(iss.stale)},
+                   "stale": len(iss.stale), "run_keys": iss.run_keys, "unmatched_share": iss.unmatched_share(),
+                   "unmatched_warning": (iss.unmatched_share() or 0.0) > UNMATCHED_WARN_SHARE,
+                   "unmatched_examples": iss.unknown_run_keys[:5]},
     }
