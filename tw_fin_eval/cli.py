@@ -7,9 +7,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import traceback
 from dataclasses import dataclass
 
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.redact import process_redactor
 
 
 @dataclass(frozen=True)
@@ -94,11 +96,16 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         raise
     except InputError as exc:
-        print(f"tw-fin-eval {name}: error: {exc}", file=sys.stderr)
+        print(process_redactor().scrub(f"tw-fin-eval {name}: error: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"tw-fin-eval {name}: interrupted", file=sys.stderr)
         return 130
+    except Exception:  # a bug: show the traceback, but never a key this process read (in any escaped form)
+        print(process_redactor().scrub(traceback.format_exc()), end="", file=sys.stderr)
+        print(f"tw-fin-eval {name}: internal error (a bug; please report it with the traceback above)",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -16,6 +16,73 @@ from tw_fin_eval.redact import has_lone_surrogate
 
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
+# Bounds on JSON from outside (a server's body, a runs file, the judge cache): every parse is total — it
+# returns a value or raises `JSONLimitError` (a ValueError), never RecursionError, OverflowError or a
+# value that cannot be written back as strict JSON. Real lines nest < 10 deep and hold short numbers.
+MAX_JSON_DEPTH = 100
+MAX_NUMBER_DIGITS = 100
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_NUMBER_DIGITS + 1}}}")
+
+
+class JSONLimitError(ValueError):
+    """JSON that parses in principle but breaks a bound (too deep, a huge number, NaN/Infinity)."""
+
+
+def _no_constant(name: str) -> Any:
+    raise JSONLimitError(f"{name} is not a JSON number (NaN/Infinity are not allowed)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise JSONLimitError(f"number {text[:20]}… is out of range (it would be Infinity)")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_DIGITS + 1:
+        raise JSONLimitError(f"a number with {len(text.lstrip('-'))} digits (more than {MAX_NUMBER_DIGITS})")
+    return int(text)
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float)
+_DECODER_LONG = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float, parse_int=_bounded_int)
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of a parsed JSON value, without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            v = v.values()
+        elif not isinstance(v, list):
+            continue
+        deepest = max(deepest, d)
+        stack.extend((c, d + 1) for c in v if isinstance(c, (dict, list)))
+    return deepest
+
+
+def loads(text: str | bytes | bytearray, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """`json.loads`, bounded and total: nesting deeper than `max_depth`, a number of more than
+    MAX_NUMBER_DIGITS digits, one out of float range, or NaN/Infinity raise `JSONLimitError`; bad JSON raises
+    `json.JSONDecodeError`, bad UTF-8 `UnicodeDecodeError` (all ValueErrors). Fast path: a line with fewer
+    brackets than `max_depth` and no long digit run costs one C-level parse."""
+    if not isinstance(text, str):
+        text = bytes(text).decode("utf-8")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    long_number = _LONG_NUMBER.search(text) is not None
+    try:
+        value = (_DECODER_LONG if long_number else _DECODER).decode(text)
+    except RecursionError:
+        raise JSONLimitError(f"nested more than {max_depth} levels deep") from None
+    except OverflowError:
+        raise JSONLimitError("a number out of range") from None
+    if text.count("[") + text.count("{") > max_depth and _depth(value) > max_depth:
+        raise JSONLimitError(f"nested more than {max_depth} levels deep")
+    return value
+
 
 def iter_jsonl(path: str | os.PathLike, *, skip_blank: bool = True, reject_surrogates: bool = False,
                partial_last_hint: str | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -51,7 +118,9 @@ def iter_jsonl_at(path: str | os.PathLike, *, skip_blank: bool = True, reject_su
                     continue
                 raise InputError("blank line", path=p, line=lineno)
             try:
-                obj = json.loads(text)
+                obj = loads(text)
+            except JSONLimitError as exc:
+                raise InputError(f"unusable JSON line: {exc}", path=p, line=lineno) from None
             except json.JSONDecodeError as exc:
                 if partial_last_hint and not raw.endswith(b"\n"):  # only the last line can lack it
                     raise InputError(partial_last_hint, path=p, line=lineno) from None

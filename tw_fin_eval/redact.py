@@ -3,9 +3,16 @@
 Standard library only (the runner imports it on bare GPU boxes). One place for both rules, used by the
 runner's HTTP client (every server text: replies, error bodies, headers), the runs file, and the judge.
 
-- `Redactor(secrets)`: every occurrence of every secret, in any letter case and also in its JSON-escaped
-  form, becomes `[REDACTED]`. Short secrets are redacted too. Scrub *before* cutting text to length:
-  a cut made first could leave all but the last characters of a key behind.
+- `Redactor(secrets)`: every occurrence of every secret, in any letter case and in every quoted or escaped
+  form an exception text or a log can hold (JSON-escaped, a Python str or bytes repr such as
+  `b'Bearer sk-…\\r'`, unicode-escaped, URL-encoded, and those forms escaped once more), becomes
+  `[REDACTED]`. Short secrets are redacted too. Scrub *before* cutting text to length: a cut made first
+  could leave all but the last characters of a key behind.
+- `header_safe_key(value, what)`: a key as it will be sent: surrounding whitespace removed (a key read
+  with `$(cat key.txt)` from a CRLF file ends in "\\r"), inner control or non-ASCII characters refused
+  with a message that never shows the key.
+- `register_secret` / `process_redactor`: the keys this process read, so the CLI scrubs them from any
+  message or traceback it prints.
 - `clean_text(s)`: lone UTF-16 surrogates (from a JSON `"\\ud800"` escape) cannot be encoded as UTF-8;
   each becomes U+FFFD so the text can be written.
 - `token_preview(s)`: what may be shown of a string that might be a secret (its first 3 characters).
@@ -16,11 +23,49 @@ from __future__ import annotations
 import json
 import os
 import re
+import urllib.parse
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 REDACTED = "[REDACTED]"
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escaped_forms(text: str) -> set[str]:
+    """`text` as it can stand inside a JSON string, a Python str or bytes repr, a unicode-escaped or a
+    URL-encoded string."""
+    forms = {text, json.dumps(text, ensure_ascii=False)[1:-1], json.dumps(text)[1:-1], repr(text)[1:-1],
+             text.encode("unicode_escape").decode("ascii"), urllib.parse.quote(text, safe=""),
+             urllib.parse.quote_plus(text, safe="")}
+    for encoding in ("utf-8", "latin-1"):
+        try:
+            forms.add(repr(text.encode(encoding))[2:-1])  # b'Bearer sk-…\r' in http.client's ValueError
+        except UnicodeEncodeError:
+            pass
+    return {f for f in forms if f}
+
+
+def secret_forms(secret: str) -> set[str]:
+    """Every form of `secret` a text may hold: the key itself and without surrounding whitespace, each
+    escaped once (JSON, repr, bytes repr, …) and twice (an exception's repr quoting another's)."""
+    forms: set[str] = set()
+    for base in {secret, secret.strip()} - {""}:
+        for once in _escaped_forms(base):
+            forms |= _escaped_forms(once)
+    return forms
+
+
+_REGISTERED: set[str] = set()
+
+
+def register_secret(secret: str | None) -> None:
+    """Remember a key this process uses, so `process_redactor()` scrubs it from whatever the CLI prints."""
+    if secret:
+        _REGISTERED.add(secret)
+
+
+def process_redactor() -> Redactor:
+    return Redactor(_REGISTERED)
 
 
 class Redactor:
@@ -30,9 +75,7 @@ class Redactor:
         forms: set[str] = set()
         for secret in secrets:
             if secret:
-                forms.add(secret)
-                forms.add(json.dumps(secret, ensure_ascii=False)[1:-1])  # as it stands inside a JSON string
-                forms.add(json.dumps(secret)[1:-1])
+                forms |= secret_forms(secret)
         # longest first, so a secret that contains another is replaced whole
         alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
         self._pattern = re.compile(alternatives, re.IGNORECASE) if alternatives else None
@@ -116,15 +159,45 @@ def looks_like_token(text: str) -> bool:
     return digits >= 3 and any(c.islower() for c in text) and any(c.isupper() for c in text) or digits >= 6
 
 
+def header_safe_key(value: str | None, what: str = "the API key") -> str | None:
+    """`value` with surrounding whitespace removed (CR/LF from a CRLF key file, a trailing newline, spaces);
+    None for None or a key that is only whitespace. A control or non-ASCII character inside the key cannot
+    go into an HTTP header: refused with InputError naming `what` and the position, never the key.
+
+    >>> header_safe_key("sk-abc123\\r\\n")
+    'sk-abc123'
+    """
+    if value is None:
+        return None
+    key = value.strip()
+    for i, ch in enumerate(key):
+        if not " " <= ch <= "~":
+            from tw_fin_eval.errors import InputError
+
+            kind = "a control character" if ord(ch) < 32 or ord(ch) == 127 else "a non-ASCII character"
+            raise InputError(f"{what} holds {kind} at position {i + 1} of {len(key)} (surrounding whitespace is "
+                             "removed, inner characters are not); the key is not shown — fix the value, e.g. "
+                             "re-create the key file without stray characters")
+    return key or None
+
+
 def key_from_env(name: str | None, *, option: str, defaults: Sequence[str] = ()) -> str | None:
     """The API key in environment variable `name`, which the flag `option` named; with no name, the first of
     `defaults` that is set (None when none is). One rule for the runner's and the judge's keys: a key pasted
     where its variable's name belongs is refused without echoing it (3 characters at most), and a named
-    variable that is not set is an error rather than an unauthenticated run."""
+    variable that is not set is an error rather than an unauthenticated run. Surrounding whitespace (CR/LF)
+    is removed and inner control characters are refused (`header_safe_key`); the key is registered for
+    `process_redactor`."""
     from tw_fin_eval.errors import InputError
 
     if name is None:
-        return next((v for d in defaults if (v := os.environ.get(d))), None)
+        for d in defaults:
+            if raw := os.environ.get(d):
+                register_secret(raw)
+                key = header_safe_key(raw, f"the key in environment variable {d}")
+                register_secret(key)
+                return key
+        return None
     field = option.lstrip("-").replace("-", "_")
     if looks_like_token(name) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,99}", name):
         raise InputError(f"{option} takes the NAME of an environment variable, got {token_preview(name)} "
@@ -133,4 +206,9 @@ def key_from_env(name: str | None, *, option: str, defaults: Sequence[str] = ())
     value = os.environ.get(name)
     if not value:
         raise InputError(f"environment variable {name} is not set (named by {option})", field=field)
-    return value
+    register_secret(value)
+    key = header_safe_key(value, f"the key in environment variable {name}")
+    if key is None:
+        raise InputError(f"environment variable {name} holds only whitespace (named by {option})", field=field)
+    register_secret(key)
+    return key

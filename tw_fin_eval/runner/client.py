@@ -42,7 +42,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.redact import Redactor, clean_text
+from tw_fin_eval.jsonl import loads as bounded_loads
+from tw_fin_eval.redact import Redactor, clean_text, header_safe_key
 from tw_fin_eval.schema import split_think  # the one think-splitter (re-exported for the runner)
 
 RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
@@ -237,7 +238,7 @@ class ChatClient:
                  user_agent: str = "tw-fin-eval-runner/0.1", rng: random.Random | None = None) -> None:
         self.scheme, self.host, self.port, self.path = normalize_base_url(base_url)
         self.base_url = base_url
-        self._api_key = api_key or None
+        self._api_key = header_safe_key(api_key, "the API key") or None
         self.redactor = Redactor([self._api_key])
         self.timeout = float(timeout)
         self.connect_timeout = float(connect_timeout if connect_timeout is not None else min(timeout, 10.0))
@@ -456,8 +457,8 @@ class ChatClient:
         try:
             text = raw.decode("utf-8")
             del raw  # a large reply is held once, not twice
-            data = json.loads(text)
-        except (ValueError, RecursionError) as exc:  # bad UTF-8 / JSON, a 5000-digit number, [[[[…]]]]
+            data = bounded_loads(text)
+        except ValueError as exc:  # bad UTF-8 / JSON, a 5000-digit number, [[[[…]]]], NaN (jsonl.loads)
             start = _one_line(self.redactor.scrub_bytes(first), 80)  # scrubbed, then cut
             raise _Failure(BAD_RESPONSE, f"malformed JSON from server ({type(exc).__name__}: "
                            f"{self.redactor.scrub(str(exc))[:120]}); body starts {start!r}") from None
@@ -574,9 +575,9 @@ def _error_detail(raw: bytes | bytearray, redactor: Redactor) -> str:
     """A short, single-line description of an error body (the JSON error message if there is one),
     scrubbed of the key *before* it is cut to length."""
     text = bytes(raw).decode("utf-8", "replace").strip()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
+    try:  # bounded and total: a hostile error body (nested 100 000 deep, a 5000-digit number) is just text
+        data = bounded_loads(text)
+    except ValueError:
         data = None
     if isinstance(data, dict):
         err = data.get("error", data.get("detail", data.get("message")))

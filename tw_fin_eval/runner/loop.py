@@ -231,8 +231,8 @@ def _plan(tasks: list[Task], existing: ExistingRun, cfg: RunConfig, summary: Run
             continue
         summary.skipped += 1
         if task.conv is not None and cfg.history == "self":
-            task.conv.answers[task.turn] = split_think(prev.get("response"))[0] or ""  # type: ignore[index]
-        if task.messages is not None and prev.get("messages_sha256") not in (None, messages_sha256(task.messages)):
+            task.conv.answers[task.turn] = split_think(prev.response)[0] or ""  # type: ignore[index]
+        if task.messages is not None and prev.messages_sha256 not in (None, messages_sha256(task.messages)):
             summary.stale_prompts += 1
     if summary.stale_prompts:
         print(f"run: note: {summary.stale_prompts} finished items were asked with a prompt that differs from "

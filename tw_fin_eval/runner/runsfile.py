@@ -10,16 +10,16 @@ appending to the same file at once."""
 
 from __future__ import annotations
 
-import json
 import os
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.jsonl import dumps
+from tw_fin_eval.jsonl import JSONLimitError, dumps, loads
 from tw_fin_eval.redact import Redactor, clean_text
 from tw_fin_eval.runner.requests import Key
 
@@ -31,9 +31,17 @@ except ImportError:  # pragma: no cover
 FSYNC_EVERY_S = 0.5
 
 
+class Done(NamedTuple):
+    """What resume keeps of a successful line: its prompt hash (to tell stale prompts) and, only for a
+    self-history conversation turn, the answer later turns are built from. No prompts, no other replies:
+    290,000 finished lines must fit in a few hundred MB."""
+    messages_sha256: str | None
+    response: str | None
+
+
 @dataclass
 class ExistingRun:
-    done: dict[Key, dict]          # successful lines
+    done: dict[Key, Done]          # successful lines
     failed: set[Key]               # keys whose lines so far are all failures
     lines: int
     truncated_bytes: int           # a partial last line (a run killed mid-write): cut off on open
@@ -60,19 +68,24 @@ class RunsFile:
     def read_existing(self) -> ExistingRun:
         """Parse the file (without changing it). Raises InputError for a different model/history or a
         broken line that is not the last one."""
-        done: dict[Key, dict] = {}
+        done: dict[Key, Done] = {}
         failed: set[Key] = set()
         if not self.path.exists():
             return ExistingRun(done, failed, 0, 0)
-        try:
-            fh = self.path.open("rb")
+        _require_regular(self.path)
+        try:  # O_NONBLOCK: a FIFO put there after the check cannot block the open
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
         except OSError as exc:
             raise _os_error(exc, "read", self.path) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise _not_regular(self.path)
+        fh = os.fdopen(fd, "rb")
         partial, missing_newline, lines = 0, False, 0
         with fh:  # line by line: a file of many large replies is never held whole
             for lineno, raw in enumerate(_lines(fh, self.path), 1):
                 if not raw.endswith(b"\n"):  # the last line, killed while being written
-                    if not _complete_record(raw):
+                    if not _complete_record(raw, self.path, lineno):
                         partial = len(raw)
                         break
                     missing_newline = True  # killed just before the newline: the answer itself is whole
@@ -95,9 +108,11 @@ class RunsFile:
         self._check_sampling(rec, lineno)
         key = (rec.get("id"), turn)
         if rec.get("error") is None:
-            # keep only what resume needs (a long run's file can be large)
-            done[key] = {"messages_sha256": rec.get("messages_sha256"),
-                         "response": rec.get("response") if turn is not None else None}
+            # keep only what resume needs (a long run's file can be large): the answer only where a later
+            # self-history turn is built from it
+            sha = rec.get("messages_sha256")
+            response = rec.get("response") if turn is not None and self.history == "self" else None
+            done[key] = Done(sha if isinstance(sha, str) else None, response if isinstance(response, str) else None)
             failed.discard(key)
         elif key not in done:
             failed.add(key)
@@ -131,12 +146,17 @@ class RunsFile:
     def open(self) -> None:
         """Open for appending and take the lock. An OSError (a folder in the way, no permission, a
         read-only disk) becomes an InputError naming the file: exit 2, no traceback."""
+        if self.path.exists():
+            _require_regular(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._created = not self.path.exists()
-            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o644)
         except OSError as exc:
             raise _os_error(exc, "open", self.path) from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # (replaced by a device or FIFO after the check)
+            os.close(fd)
+            raise _not_regular(self.path)
         if fcntl is not None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -257,6 +277,22 @@ def _line_bytes(rec: dict, redactor: Redactor | None) -> bytes:
     return b"".join(parts)
 
 
+def _not_regular(path: Path) -> InputError:
+    return InputError("--out must be a regular file (the runs file), not a device, FIFO or socket: resume "
+                      "would read it without end or block", path=path)
+
+
+def _require_regular(path: Path) -> None:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise _os_error(exc, "read", path) from None
+    if stat.S_ISDIR(mode):
+        raise InputError("cannot open the runs file (--out): it is a folder", path=path)
+    if not stat.S_ISREG(mode):
+        raise _not_regular(path)
+
+
 def _os_error(exc: OSError, action: str, path: Path) -> InputError:
     return InputError(f"cannot {action} the runs file (--out): {exc.strerror or exc}", path=path)
 
@@ -268,18 +304,22 @@ def _lines(fh: Any, path: Path) -> Iterator[bytes]:
         raise _os_error(exc, "read", path) from None
 
 
-def _complete_record(raw: bytes) -> bool:
+def _complete_record(raw: bytes, path: Path, lineno: int) -> bool:
     try:
-        rec = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        rec = loads(raw)
+    except JSONLimitError:  # complete, but unusable: named like any other line (never cut silently)
+        return isinstance(_parse_line(raw, path, lineno), dict)
+    except ValueError:  # bad UTF-8 or JSON: a line cut short
         return False
     return isinstance(rec, dict) and isinstance(rec.get("id"), str)
 
 
 def _parse_line(raw: bytes, path: Path, lineno: int) -> dict:
     try:
-        rec = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        rec = loads(raw)
+    except JSONLimitError as exc:  # nested 100 000 deep, a 5000-digit number, NaN: named, never a traceback
+        raise InputError(f"unusable line in runs file: {exc}", path=path, line=lineno) from None
+    except ValueError as exc:  # UnicodeDecodeError, JSONDecodeError
         raise InputError(f"broken line in runs file ({type(exc).__name__}); only a partial *last* line is "
                          "repaired automatically", path=path, line=lineno) from None
     if not isinstance(rec, dict) or not isinstance(rec.get("id"), str):

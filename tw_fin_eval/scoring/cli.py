@@ -40,6 +40,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no summary table on stdout")
 
 
+DEFAULT_JUDGE_CACHE = "judge_cache.jsonl"
+
+
 def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("LLM judge (OpenAI-compatible; use a different model from the one tested)")
     g.add_argument("--judge-base-url", help="e.g. http://judge-host:8080/v1 (no judge → judged items are pending)")
@@ -52,7 +55,12 @@ def add_judge_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--judge-repeats", type=int, default=1, help="judge every item N times (2 → agreement stats)")
     g.add_argument("--judge-cache", default=None, metavar="FILE",
                    help="keep every judge reply in FILE (JSONL) and reuse it on the next run: re-scoring, or "
-                        "re-running after Ctrl-C, does not ask the judge again")
+                        "re-running after Ctrl-C or a judge failure, does not ask the judge again (default "
+                        f"<out>/{DEFAULT_JUDGE_CACHE}: replies already paid for are never lost)")
+    g.add_argument("--judge-max-consecutive-failures", type=int, default=10, metavar="N",
+                   help="judge circuit breaker: stop with an error (exit 2) after N failed attempts of the same "
+                        "kind in a row across different items (timeouts, 5xx, 429, dropped connections, unusable "
+                        "replies); 0 turns it off (default 10)")
     g.add_argument("--allow-self-judge", action="store_true",
                    help="let the judge model be the model under test (refused by default: a model grading its "
                         "own answers is biased)")
@@ -65,6 +73,12 @@ def judge_config_from_args(args: argparse.Namespace) -> judge.JudgeConfig:
         raise InputError("--judge-base-url and --judge-model go together")
     if args.judge_repeats < 1 or args.judge_concurrency < 1:
         raise InputError("--judge-repeats and --judge-concurrency must be ≥ 1")
+    breaker = getattr(args, "judge_max_consecutive_failures", 10)
+    if breaker < 0:
+        raise InputError("--judge-max-consecutive-failures must be ≥ 0")
+    cache = args.judge_cache
+    if cache is None and args.judge_base_url and getattr(args, "out", None):
+        cache = os.path.join(args.out, DEFAULT_JUDGE_CACHE)
     params: dict = {"temperature": 0.0}
     if args.judge_extra:
         try:
@@ -79,7 +93,8 @@ def judge_config_from_args(args: argparse.Namespace) -> judge.JudgeConfig:
     return judge.JudgeConfig(base_url=args.judge_base_url, model=args.judge_model, api_key=key,
                              timeout=args.judge_timeout, max_retries=args.judge_retries,
                              concurrency=args.judge_concurrency, repeats=args.judge_repeats, params=params,
-                             cache_path=args.judge_cache, allow_self_judge=getattr(args, "allow_self_judge", False))
+                             cache_path=cache, allow_self_judge=getattr(args, "allow_self_judge", False),
+                             max_consecutive_failures=breaker)
 
 
 def expand(patterns: list[str]) -> list[str]:

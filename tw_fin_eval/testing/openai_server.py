@@ -28,6 +28,8 @@ The hostile ones (issue 17: a client must bound time, memory and what it writes)
   "echo_key_body"    200 with a non-JSON body quoting the Authorization header across char 80
   "echo_key_content" 200 whose content quotes the Authorization header
   "deep_json"        200 with JSON nested 100 000 levels deep;  "huge_number"  200 with a 10 000-digit number
+  "deep_error"       500 whose JSON error body is nested 30 000 levels deep (fits the 64 KiB error read)
+  "huge_number_error"  500 whose JSON error body holds a 5000-digit number
 Every stall is bounded (`hang_s`, `max_stall_s`) and released by stop(); the server binds loopback only.
 Choose them with
   - `faults={"429": 2, "drop": 1}`: the first N chat requests overall get that fault (in dict order);
@@ -60,7 +62,7 @@ Responder = Callable[[dict], "str | dict"]
 FAULTS = ("429", "503", "500", "400", "401", "hang", "drop", "truncate", "malformed", "empty",
           "trickle_body", "trickle_headers", "huge_length", "big", "big_chunked", "surrogate", "null_content",
           "reset_reused", "redirect", "echo_key_error", "echo_key_body", "echo_key_content", "deep_json",
-          "huge_number")
+          "huge_number", "deep_error", "huge_number_error")
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
@@ -399,6 +401,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._send_bytes(200, b"[" * 100_000 + b"]" * 100_000)
         elif fault == "huge_number":
             self._send_bytes(200, b'{"choices": [], "n": ' + b"7" * 10_000 + b"}")
+        elif fault == "deep_error":
+            self._send_bytes(500, b'{"error": ' + b"[" * 30_000 + b"]" * 30_000 + b"}")
+        elif fault == "huge_number_error":
+            self._send_bytes(500, b'{"error": {"message": "overloaded", "code": ' + b"9" * 5000 + b"}}")
         elif fault == "echo_key_error":
             pad = "p" * 270  # the key then straddles the client's 300-character cut of an error body
             self._send_json(500, {"error": {"message": f"{pad} rejected header {auth.upper()} (echo)",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.jsonl import JSONLimitError, loads
 from tw_fin_eval.redact import Redactor, has_lone_surrogate
 
 
@@ -18,7 +19,8 @@ class JudgeCache:
     JSONL, one line per successful call, appended and flushed as each reply arrives:
     {"key", "model", "raw", "raw_content"}; key = sha256 of (model, request parameters, messages, repeat
     number). Replies are stored, verdicts are not: a better parser re-reads old replies. A line cut short
-    by an interruption is skipped."""
+    by an interruption is skipped; a line past the JSON bounds (nested too deep, a huge number: never
+    written by us) is an InputError naming file:line."""
 
     def __init__(self, path: str | os.PathLike, *, redactor: Redactor | None = None) -> None:
         self.path = Path(path)
@@ -31,8 +33,11 @@ class JudgeCache:
             with self.path.open("rb") as fh:
                 for lineno, line in enumerate(fh, 1):
                     try:
-                        row = json.loads(line)
-                    except (json.JSONDecodeError, UnicodeDecodeError):
+                        row = loads(line)
+                    except JSONLimitError as exc:
+                        raise InputError(f"unusable judge cache line: {exc}; delete the line (or the file)",
+                                         path=self.path, line=lineno) from None
+                    except ValueError:  # bad UTF-8 or JSON: a line cut short by an interruption
                         continue
                     if isinstance(row, dict) and isinstance(row.get("key"), str):
                         if has_lone_surrogate([row.get("raw"), row.get("raw_content")]):
@@ -59,14 +64,17 @@ class JudgeCache:
             self._data[key] = (raw, raw_content)
             if self._fh is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                needs_newline = self.path.is_file() and self.path.stat().st_size > 0 and \
-                    not self.path.read_bytes().endswith(b"\n")  # after a line cut short
                 self._fh = self.path.open("a", encoding="utf-8")
+                needs_newline = _ends_without_newline(self.path)  # after a line cut short
                 if needs_newline:
                     self._fh.write("\n")
             self._fh.write(json.dumps({"key": key, "model": model, "raw": raw, "raw_content": raw_content},
                                       ensure_ascii=False) + "\n")
             self._fh.flush()
+
+    @property
+    def written(self) -> bool:
+        return self._fh is not None
 
     def __len__(self) -> int:
         return len(self._data)
@@ -76,3 +84,14 @@ class JudgeCache:
             if self._fh is not None:
                 self._fh.close()
                 self._fh = None
+
+
+def _ends_without_newline(path: Path) -> bool:
+    try:
+        with path.open("rb") as fh:
+            if fh.seek(0, os.SEEK_END) == 0:
+                return False
+            fh.seek(-1, os.SEEK_END)
+            return fh.read(1) != b"\n"
+    except OSError:
+        return False

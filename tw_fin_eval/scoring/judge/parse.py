@@ -5,10 +5,12 @@ several objects appear (judges repeat the prompt's examples), the last one with 
 from __future__ import annotations
 
 import ast
-import json
+import math
 import re
 from collections.abc import Sequence
 from typing import Any
+
+from tw_fin_eval.jsonl import loads
 
 _PUNCT = str.maketrans({"“": '"', "”": '"', "„": '"', "「": '"', "」": '"', "『": '"', "』": '"',
                         "‘": "'", "’": "'", "｛": "{", "｝": "}", "：": ":", "，": ",", "［": "[", "］": "]"})
@@ -17,14 +19,16 @@ _PY_LITERALS = re.compile(r"\b(True|False|None)\b")
 
 
 def _loads_lenient(text: str) -> Any:
+    """The JSON value of `text`, or None. Total: a hostile reply (nested 100 000 deep, a 5000-digit
+    number, NaN) is simply no verdict (jsonl.loads bounds every parse)."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
+        return loads(text)
+    except ValueError:
         pass
     fixed = _TRAILING_COMMA.sub(r"\1", text)
     try:
-        return json.loads(fixed)
-    except json.JSONDecodeError:
+        return loads(fixed)
+    except ValueError:
         pass
     try:  # {'score': 8, 'pass': True}
         return ast.literal_eval(fixed)
@@ -33,8 +37,8 @@ def _loads_lenient(text: str) -> Any:
     swapped = _PY_LITERALS.sub(lambda m: {"True": "true", "False": "false", "None": "null"}[m.group(1)],
                                fixed.replace("'", '"'))
     try:
-        return json.loads(swapped)
-    except json.JSONDecodeError:
+        return loads(swapped)
+    except ValueError:
         return None
 
 
@@ -105,10 +109,14 @@ def as_bool(value: Any) -> bool | None:
 def as_number(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        m = re.fullmatch(r"(-?\d+(?:\.\d+)?) ?(?:/ ?10|分)?", value.strip())
-        if m:
-            return float(m.group(1))
-    return None
+    try:
+        if isinstance(value, (int, float)):
+            number = float(value)
+        elif isinstance(value, str) and (m := re.fullmatch(r"(-?\d{1,30}(?:\.\d{1,30})?) ?(?:/ ?10|分)?",
+                                                            value.strip())):
+            number = float(m.group(1))
+        else:
+            return None
+    except OverflowError:  # an int of thousands of digits (from the lenient Python-literal path)
+        return None
+    return number if math.isfinite(number) else None

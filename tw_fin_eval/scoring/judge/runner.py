@@ -28,6 +28,9 @@ class JudgeConfig:
     cache_path: str | None = None  # JudgeCache file: replies reused across runs
     params: dict[str, Any] = field(default_factory=lambda: {"temperature": 0.0})
     allow_self_judge: bool = False  # a judge model equal to the tested model is refused unless this is set
+    # circuit breaker: this many failed attempts of one kind in a row (timeouts, 5xx, 429, dropped
+    # connections, unusable replies), from at least two items, stop judging (0 = off)
+    max_consecutive_failures: int = 10
 
     @property
     def enabled(self) -> bool:
@@ -38,8 +41,9 @@ class JudgeConfig:
 
 
 class JudgeUnavailable(InputError):
-    """The judge refused (wrong key, model or URL) or could not be reached: scoring stops with this message
-    instead of reporting every judged item as pending. Replies already received stay in the cache."""
+    """The judge refused (wrong key, model or URL), could not be reached, or tripped the circuit breaker
+    (hung, trickling or failing for N attempts in a row): scoring stops with this message (exit 2) instead
+    of reporting every judged item as pending. Replies already received stay in the cache."""
 
 
 def check_not_self_judge(config: JudgeConfig, tested_models: set[str] | list[str]) -> None:
@@ -55,9 +59,11 @@ _UNREACHABLE_AFTER = 3  # consecutive "cannot connect" failures before the judge
 
 class JudgeRunner:
     """Runs requests against an OpenAI-compatible judge. A judge that refuses (401/403/404: wrong key,
-    model or URL) or cannot be reached (3 connection failures in a row) stops the run: the remaining
-    calls are not made and `run` raises `JudgeUnavailable` naming the failure. Other per-item errors leave
-    that item `pending` with the reason. The judge key is scrubbed from every reply, reason and cache line."""
+    model or URL), cannot be reached (3 connection failures in a row) or trips the circuit breaker
+    (`max_consecutive_failures` failed attempts of one kind in a row across items: hung, trickling, 5xx)
+    stops the run: the remaining calls are not made and `run` raises `JudgeUnavailable` naming the failure.
+    Other per-item errors leave that item `pending` with the reason; nothing a judge sends makes `run` raise
+    anything else. The judge key is scrubbed from every reply, reason and cache line."""
 
     def __init__(self, config: JudgeConfig, *, client: Any = None, progress: bool = True) -> None:
         self.config = config
@@ -70,16 +76,28 @@ class JudgeRunner:
         self.cache_hits = 0
         self.redactor = Redactor([config.api_key])
         self.cache = JudgeCache(config.cache_path, redactor=self.redactor) if config.cache_path else None
+        self.breaker: Any = None
 
     def _get_client(self) -> Any:
         if self._client is None:
-            from tw_fin_eval.runner.client import ChatClient
+            from tw_fin_eval.runner.client import ChatClient, CircuitBreaker
 
+            self.breaker = CircuitBreaker(self.config.max_consecutive_failures)
             self._client = ChatClient(self.config.base_url, api_key=self.config.api_key,
-                                      timeout=self.config.timeout, max_retries=self.config.max_retries)
+                                      timeout=self.config.timeout, max_retries=self.config.max_retries,
+                                      breaker=self.breaker)
         return self._client
 
     def _one(self, request: JudgeRequest, repeat: int = 0) -> Verdict:
+        """One verdict; total: an unexpected exception (a bug, a reply no parser foresaw) is that item's
+        `pending` reason, never a traceback that loses the verdicts already received."""
+        try:
+            return self._one_unguarded(request, repeat)
+        except Exception as exc:  # noqa: BLE001 - deliberately broad: isolate the item
+            return Verdict(PENDING, reason=self.redactor.scrub(f"judge internal error: {type(exc).__name__}: "
+                                                               f"{str(exc)[:200]}"))
+
+    def _one_unguarded(self, request: JudgeRequest, repeat: int) -> Verdict:
         key = None
         if self.cache is not None:
             key = JudgeCache.key(self.config.model, self.config.params, request.messages(), repeat)
@@ -97,7 +115,10 @@ class JudgeRunner:
             error = self.redactor.scrub(str(result.error))
             reason = f"judge error: {error}"
             with self._lock:
-                if getattr(result, "status", None) in {401, 403, 404}:  # wrong key, model or URL: all will fail
+                tripped = getattr(self.breaker, "tripped", None)
+                if tripped and not self._down_reason:
+                    self._down_reason = f"judge circuit breaker: {self.redactor.scrub(tripped)}"
+                elif getattr(result, "status", None) in {401, 403, 404}:  # wrong key, model or URL: all will fail
                     self._down_reason = f"judge refused: {error}"
                 elif getattr(result, "error_kind", None) in {"unreachable", "cancelled"}:
                     self._consecutive_unreachable += 1
@@ -163,9 +184,13 @@ class JudgeRunner:
             if self.cache is not None:
                 self.cache.close()
         if self._down_reason:
-            raise JudgeUnavailable(f"{self._down_reason} — stopped after {self.calls} call(s); check "
-                                   "--judge-base-url, --judge-model and the judge key (replies received so far "
-                                   "are kept in the judge cache)")
+            kept = (f"the {len(self.cache)} replies received so far are kept in {self.cache.path} and the same "
+                    "command reuses them" if self.cache is not None else "no judge cache was kept (--judge-cache)")
+            hint = ("the judge seems down, hung or overloaded (--judge-max-consecutive-failures sets the limit, "
+                    "0 turns it off)" if "circuit breaker" in self._down_reason
+                    else "check --judge-base-url, --judge-model and the judge key")
+            raise JudgeUnavailable(f"{self._down_reason} — stopped after {self.calls} call(s); {hint}; no report "
+                                   f"was written; {kept}")
         return [[v for v in vs if v is not None] for vs in out]
 
 

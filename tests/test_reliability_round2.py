@@ -1,0 +1,287 @@
+"""Reliability round 2 (issue 28): keys from CRLF files, hostile judge bodies, deep or huge-number lines,
+the judge's circuit breaker, special files as `run --out`. Each test is one row of docs/RELIABILITY.md's
+fault table and failed on the code before the fix. Servers are the local fake (loopback only)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.test_runner_faults import fragments, items
+from tests.test_runner_run import base_args, cfg, cli, read_runs
+from tw_fin_eval.cli import main as cli_main
+from tw_fin_eval.jsonl import JSONLimitError, loads, write_jsonl
+from tw_fin_eval.redact import Redactor, header_safe_key, key_from_env
+from tw_fin_eval.runner.loop import run
+from tw_fin_eval.scoring import samples, selfcheck
+from tw_fin_eval.scoring.judge.parse import as_number, find_json_objects
+from tw_fin_eval.testing import FakeOpenAIServer
+
+REPO = Path(__file__).resolve().parents[1]
+KEY = "sk-Crlf-Key-0123456789abcdef"
+
+
+# ------------------------------------------------------------------------------------------------
+# 1. keys with surrounding CR/LF, inner control characters, every escaped form
+def test_a_key_from_a_crlf_file_is_stripped_and_never_written(tmp_path, capsys, monkeypatch):
+    """OPENAI_API_KEY=$(cat key.txt) from a CRLF file ends in "\\r": it is sent stripped (the server accepts
+    it), and no piece of it reaches the runs file or the output (before: http.client refused the header and
+    its message, quoting the whole key as bytes, went into every line's `error`)."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEY + "\r\n")
+    data = items(tmp_path, 3)
+    out = tmp_path / "o.jsonl"
+    with FakeOpenAIServer(api_key=KEY) as srv:
+        rc, stdout, err = cli(capsys, *base_args(srv.url, data, out))
+    assert rc == 0, err
+    rows = read_runs(out)
+    assert len(rows) == 3 and all(r["error"] is None for r in rows)
+    text = (out.read_text(encoding="utf-8") + stdout + err).lower()
+    assert not [p for p in fragments(KEY) if p in text]
+
+
+@pytest.mark.parametrize("bad", ["sk-Qw7Zp\rXv9Lm-0123456789", "sk-Qw7Zp\x1bXv9Lm-0123456789",
+                                 "sk-Qw7Zp\tXv9Lm-0123456789", "sk-Qw7Zp非Xv9Lm-0123456789"])
+@pytest.mark.parametrize("command", ["run", "score"])
+def test_a_key_with_inner_control_characters_is_refused_without_echo(tmp_path, capsys, monkeypatch, bad, command):
+    data = items(tmp_path, 1)
+    if command == "run":
+        monkeypatch.setenv("OPENAI_API_KEY", bad)
+        rc = cli_main(["run", *base_args("http://127.0.0.1:9/v1", data, tmp_path / "o.jsonl")])
+    else:
+        monkeypatch.setenv("JUDGE_API_KEY", bad)
+        runs = write_jsonl(tmp_path / "r.jsonl", [])
+        rc = cli_main(["score", "--data", str(data), "--runs", str(runs), "--out", str(tmp_path / "rep"),
+                       "--judge-base-url", "http://127.0.0.1:9/v1", "--judge-model", "j", "--quiet"])
+    out, err = capsys.readouterr()
+    assert rc == 2 and "character at position" in err and "not shown" in err
+    shown = (out + err).lower()
+    assert not [p for p in fragments(bad.lower()) if p in shown and not p.startswith("sk-")]
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_surrounding_whitespace_is_stripped_inner_is_refused():
+    assert header_safe_key("  sk-abc\r\n") == "sk-abc"
+    assert header_safe_key("\n") is None and header_safe_key(None) is None
+    with pytest.raises(Exception, match="control character at position 3 of 5"):
+        header_safe_key("ab\ncd\r")
+
+
+def test_a_named_variable_holding_only_whitespace_is_an_error(monkeypatch):
+    monkeypatch.setenv("MY_KEY", "\r\n")
+    with pytest.raises(Exception, match="only whitespace"):
+        key_from_env("MY_KEY", option="--api-key-env")
+
+
+@pytest.mark.parametrize("key", [KEY, KEY + "\r", 'sk-"quote\\back-0123456789'])
+def test_the_redactor_catches_every_quoted_and_escaped_form(key):
+    """repr, bytes repr (http.client's "Invalid header value b'Bearer …\\r'"), \\r escapes, JSON escapes,
+    URL encoding, and each of these escaped once more (an exception's repr quoting another's)."""
+    r = Redactor([key])
+    header = f"Bearer {key}".encode("latin-1")
+    exc = ValueError(f"Invalid header value {header!r}")
+    texts = [str(exc), repr(exc), repr(repr(exc)), json.dumps(str(exc)), json.dumps(repr(exc)),
+             json.dumps(json.dumps(key)), repr(key.encode()), key.encode("unicode_escape").decode(),
+             "https://x/?k=" + __import__("urllib.parse").parse.quote(key, safe=""), key.upper(),
+             json.dumps({"error": repr(exc)}, ensure_ascii=True)]
+    core = key.strip()[:12].lower()
+    for t in texts:
+        scrubbed = r.scrub(t)
+        assert core not in scrubbed.lower(), (t, scrubbed)
+
+
+def test_an_unexpected_exception_prints_a_traceback_without_the_key(tmp_path, capsys, monkeypatch):
+    """`score` once printed the judge key in a traceback: whatever escapes a command, the keys this process
+    read are scrubbed from what is printed (exit 1)."""
+    import tw_fin_eval.scoring.cli as score_cli
+
+    monkeypatch.setenv("JUDGE_API_KEY", KEY + "\r\n")
+
+    def boom(args):
+        key = key_from_env(None, option="--judge-api-key-env", defaults=("JUDGE_API_KEY",))
+        raise ValueError(f"Invalid header value {('Bearer ' + key + chr(13)).encode()!r} / {key!r}")
+
+    monkeypatch.setattr(score_cli, "main", boom)
+    rc = cli_main(["score", "--data", "x", "--runs", "y", "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert rc == 1 and "Traceback" in err and "internal error" in err
+    assert not [p for p in fragments(KEY) if p in err.lower()]
+
+
+# ------------------------------------------------------------------------------------------------
+# 2. hostile server bodies: every parse bounded and total
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"a":' * 50_000, "7" * 5000, '{"n": ' + "9" * 200 + "}",
+                                  '{"x": NaN}', "[Infinity]", '{"x": 1e999}', "[" * 101 + "]" * 101])
+def test_bounded_loads_is_total(text):
+    with pytest.raises(JSONLimitError):
+        loads(text)
+
+
+def test_bounded_loads_accepts_ordinary_json():
+    assert loads('{"a": [1, 2.5, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", '
+                 '"' + "1" * 300 + '"]}')["a"][:2] == [1, 2.5]
+    assert loads("[" * 100 + "]" * 100) is not None
+
+
+@pytest.mark.parametrize("fault", ["deep_error", "huge_number_error"])
+def test_a_hostile_5xx_error_body_is_an_ordinary_retried_failure(tmp_path, fault):
+    """A 500 whose JSON body is nested 30 000 deep or holds a 5000-digit number: an HTTP 5xx like any other,
+    retried (before: RecursionError/ValueError escaped the client; the item got one 'internal error' line)."""
+    data = items(tmp_path, 3)
+    with FakeOpenAIServer(script=[fault]) as srv:  # each item: attempt 1 fails that way, attempt 2 answers
+        summary = run(cfg(srv.url, [data], tmp_path / "o.jsonl", max_retries=2))
+    rows = read_runs(tmp_path / "o.jsonl")
+    assert summary.ok == 3 and all(r["error"] is None and r["attempts"] == 2 for r in rows)
+
+
+@pytest.mark.parametrize("fault", ["deep_error", "huge_number_error"])
+def test_hostile_5xx_bodies_count_toward_the_breaker(tmp_path, fault):
+    data = items(tmp_path, 30)
+    with FakeOpenAIServer(fault_for=lambda body, nth: fault) as srv:
+        summary = run(cfg(srv.url, [data], tmp_path / "o.jsonl", max_retries=4, max_consecutive_failures=5))
+        sent = len(srv.requests)
+    assert summary.breaker and "HTTP 5xx" in summary.breaker and summary.exit_code == 1
+    assert sent < 20
+
+
+@pytest.mark.parametrize("reply", ['{"score": ' + "7" * 5000 + ', "conclusion_correct": true}',
+                                   "{'score': " + "7" * 5000 + ", 'conclusion_correct': True}",
+                                   '{"a": ' + "[" * 50_000 + "}", '{"score": 1e999, "conclusion_correct": true}',
+                                   '{"score": NaN, "conclusion_correct": true}'])
+def test_hostile_judge_replies_are_no_verdict_never_an_exception(reply):
+    objs = find_json_objects(reply)
+    assert all(as_number(o.get("score")) is None for o in objs)
+    assert as_number(10 ** 5000) is None and as_number(float("nan")) is None and as_number("8/10") == 8.0
+
+
+def _score_inputs(tmp_path: Path) -> tuple[Path, Path]:
+    recs = samples.sample_records()
+    data, runs = tmp_path / "data.jsonl", tmp_path / "runs.jsonl"
+    write_jsonl(data, recs)
+    write_jsonl(runs, [{"id": k[0], "turn": k[1], "response": v, "error": None, "model": "m"}
+                       for k, v in selfcheck.build_outputs(recs).items()])
+    return data, runs
+
+
+def _judge_reply(body: dict) -> str:
+    user = body["messages"][-1]["content"]
+    if "評分要點" in user:
+        return '{"criteria": [{"id": 1, "pass": true}, {"id": 2, "pass": true}, {"id": 3, "pass": false}]}'
+    return '{"conclusion_correct": true, "score": 8}'
+
+
+def _score(data: Path, runs: Path, out: Path, url: str, *extra: str) -> int:
+    return cli_main(["score", "--data", str(data), "--runs", str(runs), "--out", str(out), "--quiet",
+                     "--judge-base-url", url, "--judge-model", "judge-m", "--judge-retries", "0",
+                     "--judge-concurrency", "1", *extra])
+
+
+@pytest.mark.parametrize("fault", ["deep_error", "huge_number_error", "500"])
+def test_a_failing_judge_is_exit_2_and_its_verdicts_are_kept_and_reused(tmp_path, capsys, fault):
+    """The first judged item is answered, then the judge sends hostile 5xx bodies: `score` stops with the
+    documented error (exit 2, no traceback, no report); the verdict already paid for is in the default
+    cache <out>/judge_cache.jsonl, and the re-run asks only for the others."""
+    data, runs = _score_inputs(tmp_path)
+    out = tmp_path / "rep"
+    seen: list[str] = []
+
+    def fault_for(body, nth):
+        key = body["messages"][-1]["content"]
+        if key not in seen:
+            seen.append(key)
+        return None if seen.index(key) == 0 else fault
+
+    with FakeOpenAIServer(_judge_reply, fault_for=fault_for) as srv:
+        rc = _score(data, runs, out, srv.url, "--judge-max-consecutive-failures", "2")
+    err = capsys.readouterr().err
+    assert rc == 2 and "circuit breaker" in err and "Traceback" not in err, err
+    assert "kept in" in err and "judge_cache.jsonl" in err
+    assert not (out / "results.jsonl").exists()
+    assert len((out / "judge_cache.jsonl").read_text(encoding="utf-8").splitlines()) == 1
+
+    with FakeOpenAIServer(_judge_reply) as srv:
+        rc = _score(data, runs, out, srv.url)
+        asked = len(srv.requests)
+    assert rc == 0 and asked == 2  # 3 judged items, 1 reused from the cache
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert doc is not None
+
+
+# ------------------------------------------------------------------------------------------------
+# 3. deep or huge-number lines in runs files and the judge cache: exit 2 naming file:line
+HOSTILE_LINES = ['{"id": "finqa_tw-test-0001", "turn": null, "response": "1", "error": null, "model": "m", '
+                 '"usage": ' + "[" * 5000 + "]" * 5000 + "}",
+                 '{"id": "finqa_tw-test-0001", "turn": null, "response": "1", "error": null, "model": "m", '
+                 '"latency_s": ' + "9" * 5000 + "}",
+                 '{"id": "finqa_tw-test-0001", "turn": null, "response": "1", "error": null, "model": "m", '
+                 '"latency_s": NaN}']
+
+
+@pytest.mark.parametrize("line", HOSTILE_LINES, ids=["deep", "huge_number", "nan"])
+def test_a_hostile_runs_line_is_exit_2_naming_file_and_line(tmp_path, capsys, line):
+    data, runs = _score_inputs(tmp_path)
+    good = runs.read_text(encoding="utf-8").splitlines()
+    runs.write_text("\n".join([good[0], line, *good[1:]]) + "\n", encoding="utf-8")
+    rc = cli_main(["score", "--data", str(data), "--runs", str(runs), "--out", str(tmp_path / "rep"), "--quiet"])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"{runs}:2:" in err and "Traceback" not in err, err
+    # the runner resuming the same file says the same
+    rc = cli_main(["run", "--data", str(data), "--base-url", "http://127.0.0.1:9/v1", "--model", "m",
+                   "--out", str(runs)])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"{runs}:2:" in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("line", ['{"key": "k", "raw": ' + "[" * 5000 + "]" * 5000 + "}",
+                                  '{"key": "k", "raw": "x", "n": ' + "9" * 5000 + "}"], ids=["deep", "huge_number"])
+def test_a_hostile_judge_cache_line_is_exit_2_naming_file_and_line(tmp_path, capsys, line):
+    data, runs = _score_inputs(tmp_path)
+    cache = tmp_path / "cache.jsonl"
+    cache.write_text('{"key": "a", "model": "j", "raw": "{}", "raw_content": null}\n' + line + "\n", encoding="utf-8")
+    rc = _score(data, runs, tmp_path / "rep", "http://127.0.0.1:9/v1", "--judge-cache", str(cache))
+    err = capsys.readouterr().err
+    assert rc == 2 and f"{cache}:2:" in err and "Traceback" not in err, err
+
+
+# ------------------------------------------------------------------------------------------------
+# 4. the judge's circuit breaker
+@pytest.mark.parametrize("fault", ["hang", "500", "trickle_body"])
+def test_a_hung_or_failing_judge_trips_the_breaker(tmp_path, capsys, fault):
+    """Before: every judged item waited its timeout and retries, then `score` exited 0 with all pending."""
+    data, runs = _score_inputs(tmp_path)
+    with FakeOpenAIServer(_judge_reply, fault_for=lambda body, nth: fault, hang_s=20, trickle_s=0.05,
+                          max_stall_s=20) as srv:
+        t0 = time.monotonic()
+        rc = _score(data, runs, tmp_path / "rep", srv.url, "--judge-timeout", "0.5", "--judge-retries", "3",
+                    "--judge-max-consecutive-failures", "3")
+        elapsed = time.monotonic() - t0
+        asked = len(srv.requests)
+    err = capsys.readouterr().err
+    assert rc == 2 and "judge circuit breaker" in err and "in a row across 2 requests" in err, err
+    assert asked <= 5 and elapsed < 15  # item 1: 4 attempts (1 + 3 retries), item 2: 1 → tripped
+
+
+# ------------------------------------------------------------------------------------------------
+# 6. run --out must be a regular file
+def _run_out(tmp_path: Path, out: str, *extra: str) -> subprocess.CompletedProcess:
+    data = items(tmp_path, 2)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run([sys.executable, "-m", "tw_fin_eval", "run", "--data", str(data), "--base-url",
+                           "http://127.0.0.1:9/v1", "--model", "m", "--out", out, *extra], env=env,
+                          capture_output=True, text=True, timeout=30)
+
+
+@pytest.mark.parametrize("dry", [False, True])
+def test_run_out_on_a_device_or_fifo_is_refused_exit_2(tmp_path, dry):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for out in ("/dev/zero", str(fifo)):
+        t0 = time.monotonic()
+        proc = _run_out(tmp_path, out, *(["--dry-run"] if dry else []))  # before: read forever / blocked
+        assert proc.returncode == 2 and "must be a regular file" in proc.stderr, proc.stderr
+        assert time.monotonic() - t0 < 20
