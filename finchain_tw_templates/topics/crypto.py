@@ -574,8 +574,9 @@ def tx_inter2(rng: random.Random) -> Problem:
          f"1 比特幣 = 100,000,000 聰）。{ASK_NUM}")
     c = Chain()
     tin = c.add("輸入合計", sum(ins), " + ".join(num(v, 4) for v in ins), lambda v: f"{fmt_value(v)} 比特幣")
-    tout = c.add("輸出合計", pay + change, f"{num(pay, 4)} + {num(change, 5)}", lambda v: f"{fmt_value(v)} 比特幣")
-    fee = c.add("手續費（聰）", (tin - tout) * 100_000_000, f"（{fmt_value(tin)} − {fmt_value(tout)}）× 100,000,000",
+    # the change has 5 decimals: the output total is shown with 5 too, or 「1.2748 − 1.2748 = 4,000 聰」
+    tout = c.add("輸出合計", pay + change, f"{num(pay, 4)} + {num(change, 5)}", lambda v: f"{num(v, 5)} 比特幣")
+    fee = c.add("手續費（聰）", (tin - tout) * 100_000_000, f"（{fmt_value(tin)} − {num(tout, 5)}）× 100,000,000",
                 lambda v: f"{v:,.2f} 聰")
     rate = c.add("手續費率", fee / size, f"{fee:,.2f} ÷ {size}", lambda v: f"{fmt_value(v)} 聰／虛擬位元組")
     params = {"pay": pay, "change": change, "size": size}

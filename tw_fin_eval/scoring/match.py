@@ -28,7 +28,8 @@ Rules; the one that fires is recorded as ``path``:
   (「權益占 55%」) does not make a percent question.
   Known leniency, chosen on purpose: because a % sign is not used to rescale, "0.141%" also matches
   gold 0.141 — FinQA gold values are sometimes in percentage points without a % in the gold string,
-  and rejecting "16.94%" there would be the worse error.
+  and rejecting "16.94%" there would be the worse error. Exact golds (FinChain, ``display_decides``) get
+  none: a written % is percent there («0.0825%» is wrong for 8.25%).
 - Other questions: ``value`` — the value with its unit ≈ g (「1.2億」 for 120,000,000; 「127.5%」 for
   1.275); else ``bare_numeral`` — the answer carries a unit or % and its bare numeral ≈ g (「94 百萬美元」
   for gold 94 from a table in millions: the unit restates the table's scale). The bare-numeral path is
@@ -195,14 +196,16 @@ def gold_fraction(gold_value: float, gold_answer: str | None, tol: Tolerance = D
 
 def number_matches(num: Num, gold_value: float, *, percent_question: bool = False, bps_question: bool = False,
                    gold_answer: str | None = None, tol: Tolerance = DEFAULT_TOLERANCE, scale: float | None = None,
-                   either_sign: bool = False, context_scale: float | None = None) -> str | None:
+                   either_sign: bool = False, context_scale: float | None = None, exact: bool = False) -> str | None:
     """The path by which `num` matches the gold, or None. `scale` is the unit the question asks in,
-    `context_scale` the unit the gold is counted in (the record's `answer_scale`, e.g. 1e6)."""
-    path = _number_matches(num, gold_value, percent_question, bps_question, gold_answer, tol, scale, context_scale)
+    `context_scale` the unit the gold is counted in (the record's `answer_scale`, e.g. 1e6); `exact`: the gold
+    display is exact (FinChain), so a written % means percent — no percentage-points leniency."""
+    path = _number_matches(num, gold_value, percent_question, bps_question, gold_answer, tol, scale, context_scale,
+                           exact)
     if path is None and either_sign and num.bare != 0:
         flipped = Num(num.text, num.start, num.end, -num.bare, num.unit, num.multiplier, num.currency)
         if _number_matches(flipped, gold_value, percent_question, bps_question, gold_answer, tol, scale,
-                           context_scale):
+                           context_scale, exact):
             return PATH_UNSIGNED
     return path
 
@@ -212,10 +215,12 @@ _CJK_SCALE_CHARS = re.compile(r"[萬億兆]")  # 「一億九千二百萬」 sta
 
 def _number_matches(num: Num, gold_value: float, percent_question: bool, bps_question: bool,
                     gold_answer: str | None, tol: Tolerance, scale: float | None,
-                    context_scale: float | None = None) -> str | None:
+                    context_scale: float | None = None, exact: bool = False) -> str | None:
     if percent_question:
         # Compared in percentage points, so the absolute tolerance means 0.005 points, not 0.5 points.
         points = 100.0 * gold_fraction(gold_value, gold_answer, tol)
+        if exact and num.percent:  # an exact gold: 「0.0825%」 is 0.0825 points, never 8.25
+            return PATH_PERCENT if tol.close(num.bare, points) else None
         if tol.close(num.bare, points) or tol.close(100.0 * num.bare, points) or tol.close(100.0 * num.value, points):
             return PATH_PERCENT
         return None
@@ -267,7 +272,8 @@ def match_numeric(output: str | None, gold_value: float, *, gold_answer: str | N
                           percent_question=is_percent_question(gold_answer, *qs, display_decides=display_decides),
                           bps_question=is_bps_question(*qs), gold_answer=gold_answer, tol=tol,
                           scale=question_scale(*qs), either_sign=direction_in_question(*qs),
-                          context_scale=None if answer_scale is None else 10.0 ** answer_scale)
+                          context_scale=None if answer_scale is None else 10.0 ** answer_scale,
+                          exact=display_decides)
     ok = path is not None
     return Match(ok and ext.mode == extract.STRICT, ext.mode, ext.extracted, path, flexible=ok, refused=refused)
 

@@ -242,7 +242,10 @@ def step_scores(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolera
     Candidates are the distinct numbers of the visible output (think removed, 「步驟 N：」 labels ignored)
     minus the numbers copied from the question. Each gold step needs its own candidate (one-to-one, so the
     final answer written twice, or one guess, never satisfies two steps); steps whose value is itself a
-    number of the question cannot show work and are left out. A number matches by its value with unit
+    number of the question cannot show work and are left out, and steps that repeat an earlier step's value
+    (「取較大者」 selecting a value already computed) are one step. A number of the question written as a
+    result (right after 「=」/「≈」: 「… × （1 − 20%） = 7.00%」 when the rate is 7.00% too) is a candidate
+    only for a step no other number satisfies, and counts in precision only when used. A number matches by its value with unit
     (「1.2 億」, 「5.25%」 → 0.0525) or its bare numeral; for a step whose label names a rate, also 100×
     (5.25 for 0.0525); a negative step needs a negative number or its magnitude after a word that carries
     the sign (減少 / 下降 / 虧損 / 流出 …). recall = steps found / steps; precision = candidates used /
@@ -252,8 +255,13 @@ def step_scores(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolera
         return StepScores(None, None, None)
     text = extract.recall_text(output)
     q_values = {_key(v) for v, bare, _ in scan_values(question or "") for v in (v, bare)}
-    usable = [st for st in steps if _is_number(st.get("value")) and math.isfinite(st["value"])
-              and _key(float(st["value"])) not in q_values]
+    usable, seen = [], set()
+    for st in steps:
+        if _is_number(st.get("value")) and math.isfinite(st["value"]):
+            k = _key(float(st["value"]))
+            if k not in q_values and k not in seen:
+                seen.add(k)
+                usable.append(st)
     if not usable:
         return StepScores(None, None, None)
     seg = extract.answer_segment(text)
@@ -262,25 +270,53 @@ def step_scores(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolera
     # distinct candidates, each with its readings
     # key → [(reading, counts only for a rate step)]
     readings: dict[float, list[tuple[float, bool]]] = {}
+    copied = False
     for value, bare, pct in scan_values(text):
         k = _key(value)
         if k in q_values:
+            copied = True
             continue
         rs = readings.setdefault(k, [])
         if not rs:
             rs.extend([(value, False), (bare, False)] + ([] if pct else [(bare / 100.0, True)]))
+    # question numbers the output writes as a result: the second pass's candidates
+    results: dict[float, list[tuple[float, bool]]] = {}
+    if copied:
+        for m in _RESULT_SIGN.finditer(text):
+            first = scan_values(text[m.end():m.end() + 40])[:1]
+            for value, bare, pct in first:
+                k = _key(value)
+                if k in q_values and k not in results:
+                    results[k] = [(value, False), (bare, False)] + ([] if pct else [(bare / 100.0, True)])
     if any(float(st["value"]) < 0 for st in usable):
         for n in find_numbers(text):
             if n.bare > 0 and _NEG_BEFORE.search(text[max(0, n.start - _NEG_WORD_WINDOW):n.start]):
                 k = _key(n.value)
                 if k in readings:
                     readings[k].extend([(-n.value, False), (-n.bare, False)])
-    # every reading sorted by value, with its candidate's position: a step takes the first unused candidate
-    # (in order of appearance) with a reading within its tolerance — found by bisecting the window
+    used, missed = _assign(usable, readings, tol)
+    found, candidates = len(used), len(readings)
+    if results and missed:
+        extra, _ = _assign(missed, results, tol)
+        found, candidates = found + len(extra), candidates + len(extra)
+    recall = found / len(usable)
+    precision = found / candidates if candidates else 0.0
+    f1 = 2 * recall * precision / (recall + precision) if recall + precision else 0.0
+    return StepScores(recall, precision, f1)
+
+
+_RESULT_SIGN = re.compile(r"[=＝≈]\s*")
+
+
+def _assign(steps: Sequence[dict[str, Any]], readings: dict[float, list[tuple[float, bool]]],
+            tol: Tolerance) -> tuple[set[int], list[dict[str, Any]]]:
+    """(candidates used, steps left unmatched): each step takes the first unused candidate (in order of
+    appearance) with a reading within its tolerance — found by bisecting the sorted readings."""
     index = sorted((r, i, rate_only) for i, rs in enumerate(readings.values()) for r, rate_only in rs)
     values = [e[0] for e in index]
     used: set[int] = set()
-    for st in usable:
+    missed: list[dict[str, Any]] = []
+    for st in steps:
         v = float(st["value"])
         rate = _is_rate_label(str(st.get("label") or ""))
         lim = max(tol.abs, tol.rel * abs(v))
@@ -290,11 +326,9 @@ def step_scores(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolera
                 if abs(r - v) <= lim and (rate or not rate_only) and i not in used]
         if hits:
             used.add(min(hits))
-    found = len(used)
-    recall = found / len(usable)
-    precision = found / len(readings) if readings else 0.0
-    f1 = 2 * recall * precision / (recall + precision) if recall + precision else 0.0
-    return StepScores(recall, precision, f1)
+        else:
+            missed.append(st)
+    return used, missed
 
 
 def _key(value: float) -> float:
