@@ -44,6 +44,8 @@ COMMANDS: dict[str, Command] = {
                             "turn lm-eval's logged samples into a runs file for `score`"),
     "verify-second": Command("tw_fin_eval.verification.second_cli",
                              "compare blind second reads with the first reads; fold them in with --write"),
+    "twins": Command("tw_fin_eval.twins.cli", "write contamination-resistant twins of FinQA-TW / ConvFinQA-TW "
+                     "(perturbed numbers, recomputed gold) at a private seed"),
     "convert-finllm450": Command("tw_fin_eval.sources.finllm450", "convert the FinLLM 450 Excel workbook to data/finllm450.jsonl"),
 }
 
