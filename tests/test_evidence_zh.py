@@ -7,7 +7,7 @@ import re
 import pytest
 
 from tw_fin_eval.evidence_zh import render_row
-from tw_fin_eval.zhcheck.patterns import nested_brackets
+from tw_fin_eval.zhcheck.patterns import nested_brackets, repeated_lead
 
 
 def test_the_issue_example():
@@ -32,27 +32,27 @@ def test_unit_from_a_column_bracket_without_nesting():
 def test_the_corner_unit_is_never_dropped(corner, unit):
     text = render_row([[corner, "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1)
     assert text.endswith(unit + "。"), text
-    assert "2015 年為 $ 10" in text and "2014 年為 $ 9" in text
+    assert "營收：2015 年 $ 10、2014 年 $ 9" in text
 
 
 def test_a_time_lead_opens_the_sentence_and_a_category_lead_names_the_label():
     text = render_row([["截至 12 月 31 日止年度", "2015"], ["營收", "$ 10"]], 1)
     assert text == "截至 12 月 31 日止年度，2015 年營收為 $ 10。"
     text = render_row([["合約義務", "合計", "2009"], ["營業租賃", "149.3", "38.2"]], 1)
-    assert text == "合約義務「營業租賃」：合計為 149.3，2009 年為 38.2。"
+    assert text == "合約義務「營業租賃」：合計為 149.3、2009 年為 38.2。"
     # 「年度」 over a column of years adds nothing: dropped, the year label stays
     assert render_row([["年度", "攤銷金額（百萬美元）"], ["2017", "$ 45"]], 1) == "2017 年攤銷金額為 $ 45（單位：百萬美元）。"
 
 
 def test_year_and_us_date_labels_read_the_taiwan_way():
     text = render_row([["", "12/31/2011", "12/16"], ["餘額", "5", "6"]], 1)
-    assert text == "餘額：2011 年 12 月 31 日為 5，2016 年 12 月為 6。"
+    assert text == "餘額：2011 年 12 月 31 日為 5、2016 年 12 月為 6。"  # a bare number after a date says 為
     assert not re.search(r"(?:^|[：，])(?:19|20)\d\d(?:（|為)", render_row([["", "金額"], ["2021", "2549621"]], 1))
 
 
 def test_duplicated_numbers_are_written_once_in_prose():
     text = render_row([["", "2007", "2006"], ["預期波動率", "27% ( 27 % )", "$ -32 ( 32 )"]], 1)
-    assert text == "預期波動率：2007 年為 27%，2006 年為 $ -32。"
+    assert text == "預期波動率：2007 年 27%、2006 年 $ -32。"
     # a label carries FinQA's duplicate too
     assert render_row([["", "金額"], ["3.50% ( 3.50 % ) 票據", "1000"]], 1) == "3.50% 票據為 1000。"
 
@@ -64,7 +64,7 @@ def test_a_header_row_that_is_data_names_no_column():
 
 def test_different_units_per_column_stay_with_their_values():
     table = [["", "耗用加侖數（單位：百萬）", "總成本（百萬美元）"], ["2012", "2723", "$ 8717"]]
-    assert render_row(table, 1) == "2012 年：耗用加侖數為 2723（單位：百萬），總成本為 $ 8717（單位：百萬美元）。"
+    assert render_row(table, 1) == "2012 年：耗用加侖數 2723（單位：百萬）、總成本 $ 8717（單位：百萬美元）。"
 
 
 def test_every_cell_number_survives():
@@ -79,10 +79,10 @@ def test_ocr_dash_codes_read_as_a_dash_unless_a_gold_computes_with_them():
     """FinQA tables hold 2014 / 2013 / 2212 where the page printed —, – or −: prose says 「—」, not $ 2014."""
     table = [["（百萬美元）", "2012", "2011", "2010"], ["未攤銷折價", "$ 2014", "( 2013 )", "2212"],
              ["基礎營業利益", "$ 2098", "$ 2014", "$ 2014.5"]]
-    assert render_row(table, 1) == "未攤銷折價：2012 年為 —，2011 年為 —，2010 年為 —（單位：百萬美元）。"
+    assert render_row(table, 1) == "未攤銷折價：2012 年為 —、2011 年為 —、2010 年為 —（單位：百萬美元）。"
     # a gold program that computes with 2014 makes it a value; other numbers are never touched
-    assert "2011 年為 $ 2014，" in render_row(table, 2, frozenset({2014.0}))
-    assert "2010 年為 $ 2014.5" in render_row(table, 2, frozenset({2014.0}))
+    assert "2011 年 $ 2014、" in render_row(table, 2, frozenset({2014.0}))
+    assert "2010 年 $ 2014.5" in render_row(table, 2, frozenset({2014.0}))
     assert "2011 年為 —" in render_row(table, 2)  # no program uses it: the dash it stands for
     assert render_row([["", "金額"], ["2015 年營收", "$ 2015"]], 1) == "2015 年營收為 $ 2015。"
 
@@ -90,23 +90,23 @@ def test_ocr_dash_codes_read_as_a_dash_unless_a_gold_computes_with_them():
 def test_columns_naming_one_quantity_for_several_years_say_it_once():
     table = [["（百萬美元）", "營收總額 2017", "營收總額 2016"], ["營收總額", "$ 10530", "$ 10281"],
              ["歐亞策略事業單位", "1590", "1670"]]
-    assert render_row(table, 1) == "營收總額：2017 年為 $ 10530，2016 年為 $ 10281（單位：百萬美元）。"
-    # under another row label the columns keep their names, year first
-    assert render_row(table, 2) == "歐亞策略事業單位：2017 年營收總額為 1590，2016 年營收總額為 1670（單位：百萬美元）。"
-    assert render_row([["", "2017 年營收", "2016 年營收"], ["營收", "1", "2"]], 1) == "營收：2017 年為 1，2016 年為 2。"
+    assert render_row(table, 1) == "營收總額：2017 年 $ 10,530、2016 年 $ 10,281（單位：百萬美元）。"
+    # under another row label the columns keep their names, year first, the shared name said once
+    assert render_row(table, 2) == "歐亞策略事業單位：2017 年營收總額為 1590、2016 年為 1670（單位：百萬美元）。"
+    assert render_row([["", "2017 年營收", "2016 年營收"], ["營收", "1", "2"]], 1) == "營收：2017 年為 1、2016 年為 2。"
     # a header that is not a name plus a year is left alone
-    assert "依會計年度之應付款項—2018 為 604.2" in render_row(
+    assert "依會計年度之應付款項—合計為 $ 8290.6、2018 年為 604.2" in render_row(
         [["", "依會計年度之應付款項—合計", "依會計年度之應付款項—2018"], ["長期債務", "$ 8290.6", "604.2"]], 1)
     mixed = render_row([["", "百慕達子公司 2008", "美國子公司 2008"], ["法定資本", "$ 7001", "$ 1"]], 1)
-    assert mixed == "法定資本：2008 年百慕達子公司為 $ 7001，2008 年美國子公司為 $ 1。"
+    assert mixed == "法定資本：2008 年百慕達子公司 $ 7001、美國子公司 $ 1。"
     # dates are labels, not "a name plus a year"
-    assert render_row([["", "12/31/2011", "2015"], ["餘額", "5", "6"]], 1) == "餘額：2011 年 12 月 31 日為 5，2015 年為 6。"
+    assert render_row([["", "12/31/2011", "2015"], ["餘額", "5", "6"]], 1) == "餘額：2011 年 12 月 31 日為 5、2015 年為 6。"
 
 
 def test_a_year_row_under_a_generic_column_keeps_the_column_word():
-    assert render_row([["（單位：千美元）", "金額"], ["2018", "$ 760000"]], 1) == "2018 年金額為 $ 760000（單位：千美元）。"
+    assert render_row([["（單位：千美元）", "金額"], ["2018", "$ 760000"]], 1) == "2018 年金額為 $ 760,000（單位：千美元）。"
     # with more columns or a named one the generic word is not needed
-    assert render_row([["", "金額", "2015"], ["2018", "1", "2"]], 1) == "2018 年：1，2015 年為 2。"
+    assert render_row([["", "金額", "2015"], ["2018", "1", "2"]], 1) == "2018 年：1、2015 年為 2。"
 
 
 def test_gold_operands_gather_every_program():
@@ -122,18 +122,18 @@ def test_gold_operands_gather_every_program():
 
 def test_a_table_of_years_without_a_label_column_keeps_its_unit_row():
     table = [["2004", "2003", "2002"], ["（單位：千）", "（單位：千）", "（單位：千）"], ["$ 61592", "$ 19064", "$ 7046"]]
-    assert render_row(table, 2) == "2004 年為 $ 61592，2003 年為 $ 19064，2002 年為 $ 7046（單位：千）。"
+    assert render_row(table, 2) == "2004 年 $ 61,592、2003 年 $ 19,064、2002 年 $ 7,046（單位：千）。"
     assert render_row(table, 1) == "各年度金額（單位：千）。"
     # a row with a label is not "unlabelled", and a header that is not all years is rendered as before
     assert "營收" in render_row([["2004", "2003"], ["營收", "$ 5"]], 1)
-    assert render_row([["", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1) == "營收：2015 年為 $ 10，2014 年為 $ 9。"
+    assert render_row([["", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1) == "營收：2015 年 $ 10、2014 年 $ 9。"
 
 
 def test_rows_read_under_their_section_header_and_a_redundant_year_lead_is_dropped():
     table = [["2012:", "最高", "最低"], ["2012 年 1 月 1 日至 2012 年 3 月 31 日", "$ 37.79", "$ 29.26"],
              ["2011:", "最高", "最低"], ["第一季", "$ 24.19", "$ 19.78"]]
-    assert render_row(table, 1) == "2012 年 1 月 1 日至 2012 年 3 月 31 日：最高為 $ 37.79，最低為 $ 29.26。"
-    assert render_row(table, 3) == "2011 年，第一季：最高為 $ 24.19，最低為 $ 19.78。"  # not 2012: its own section
+    assert render_row(table, 1) == "2012 年 1 月 1 日至 2012 年 3 月 31 日：最高 $ 37.79、最低 $ 29.26。"
+    assert render_row(table, 3) == "2011 年，第一季：最高 $ 24.19、最低 $ 19.78。"  # not 2012: its own section
     # a row with numbers is data, not a section header
     assert render_row([["2012:", "最高"], ["第一季", "$ 1"], ["第二季", "$ 2"]], 2) == "2012 年，第二季：最高為 $ 2。"
 
@@ -144,24 +144,97 @@ def test_a_date_column_header_names_the_label_and_change_columns_between_years()
     # 「截至…」 stays a time lead
     assert render_row([["截至 12 月 31 日止年度", "2015"], ["營收", "$ 10"]], 1).startswith("截至 12 月 31 日止年度，")
     table = [["（百萬美元）", "2009", "2008 20142007"], ["部門銷貨淨額", "$ 7146", "( 41 ) % (  % )"]]
-    assert render_row(table, 1) == "部門銷貨淨額：2009 年為 $ 7146，2008 年較 2007 年為 -41%（單位：百萬美元）。"
+    assert render_row(table, 1) == "部門銷貨淨額：2009 年 $ 7146、2008 年較 2007 年減少 41%（單位：百萬美元）。"
     assert render_row([["", "2015"], ["變動", "( 3.5 ) %"]], 1) == "2015 年變動為 -3.5%。"
 
 
 def test_us_dates_inside_labels_footnote_header_rows_and_generic_period_leads():
     text = render_row([["", "10/01/04 2013 10/31/04", "基期 12/31/05"], ["股數", "5", "6"]], 1)
-    assert text == "股數：2004 年 10 月 1 日至 10 月 31 日為 5，基期 2005 年 12 月 31 日為 6。"
+    assert text == "股數：2004 年 10 月 1 日至 10 月 31 日為 5、基期 2005 年 12 月 31 日為 6。"
     assert "2004 年 12 月 1 日至 2005 年 1 月 31 日" in render_row([["", "12/01/04 - 01/31/05"], ["股數", "6"]], 1)
     # a row of footnote letters over the real header row
     table = [["", "( a )", "( b )"], ["", "已發行", "庫藏"], ["普通股", "6015", "12"]]
-    assert render_row(table, 2) == "普通股：已發行為 6015，庫藏為 12。"
+    assert render_row(table, 2) == "普通股：已發行 6015、庫藏 12。"
     # 「期間」 over the label column names nothing
-    assert render_row([["期間", "買回股份總數"], ["合計", "7673266"]], 1) == "合計：買回股份總數為 7673266。"
+    assert render_row([["期間", "買回股份總數"], ["合計", "7673266"]], 1) == "合計：買回股份總數為 7,673,266。"
 
 
 def test_a_one_row_table_of_name_and_value_cells_says_each_once():
     table = [["員工離職", "2005 年 12 月 31 日負債 $ 20963", "2006 年現金支付 $ -12389 ( 12389 )",
               "2008 年 12 月 31 日負債 2014"]]
-    assert render_row(table, 0) == "員工離職：2005 年 12 月 31 日負債 $ 20963，2006 年現金支付 $ -12389，2008 年 12 月 31 日負債 —。"
+    assert render_row(table, 0) == "員工離職：2005 年 12 月 31 日負債 $ 20,963、2006 年現金支付 $ -12,389、2008 年 12 月 31 日負債 —。"
     # a header row of years is not such a row
-    assert "2015 年為" in render_row([["", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1)
+    assert "營收：2015 年 $ 10" in render_row([["", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1)
+
+
+def test_a_shared_lead_is_said_once_and_the_row_is_one_clause():
+    """The issue's example: the column header is not repeated in every clause."""
+    table = [["合約義務", "依期間劃分之應付款項 1 年以內", "依期間劃分之應付款項 1-3 年", "依期間劃分之應付款項 3-5 年",
+              "依期間劃分之應付款項合計"], ["長期債務", "$ 38480", "$ 109436", "$ 327400", "$ 475316"]]
+    text = render_row(table, 1)
+    assert text == "合約義務「長期債務」：依期間劃分之應付款項 1 年以內 $ 38,480、1–3 年 $ 109,436、3–5 年 $ 327,400、合計 $ 475,316。"
+    assert repeated_lead(text) == 0
+    # a shared tail after the periods, a shared time lead before names; a repeated name starts a new group
+    assert render_row([["", "2010 年度應付款項", "2011 年度應付款項", "2012 年度應付款項"], ["租賃", "$ 1", "$ 2", "$ 3"]], 1) == \
+        "租賃：2010 年度應付款項 $ 1、2011 年度 $ 2、2012 年度 $ 3。"
+    assert render_row([["", "2002 年最高", "2002 年最低", "2002 年最高", "2002 年最低"], ["9 月 30 日", "28.88", "21.40", "26.17", "21.60"]], 1) \
+        == "9 月 30 日：2002 年最高 28.88、最低 21.40，2002 年最高 26.17、最低 21.60。"
+    # words are not cut: 「全球工業」 and 「全球能源」 share no lead; nor is a date cut from its day
+    assert render_row([["", "全球工業", "全球機構", "全球能源"], ["2016 年", "$ 1", "$ 2", "$ 3"]], 1) == \
+        "2016 年：全球工業 $ 1、全球機構 $ 2、全球能源 $ 3。"
+    text = render_row([["", "截至 2013 年 12 月 28 日止三個月", "截至 2013 年 9 月 28 日止三個月", "截至 2012 年 12 月 29 日止三個月"],
+                       ["淨營收", "$ 13834", "$ 13483", "$ 13000"]], 1)
+    assert text == "淨營收：2013 年 12 月 28 日止三個月 $ 13,834、2013 年 9 月 28 日止三個月 $ 13,483、2012 年 12 月 29 日止三個月 $ 13,000。"
+
+
+def test_fiscal_years_and_ocr_change_columns_read_as_a_taiwan_report_heads_them():
+    table = [["（百萬美元）", "截至 2017 年 12 月 31 日止年度", "截至 2016 年 12 月 31 日止年度", "截至 12 月 31 日止年度變動 $",
+              "% (  % )"], ["營業利益", "11503", "10815", "688", "6.4% ( 6.4 % )"]]
+    assert render_row(table, 1) == "營業利益：2017 年度為 11,503、2016 年度為 10,815、變動金額為 688、變動百分比為 6.4%（單位：百萬美元）。"
+    table = [["", "2009", "2008", "% (  % ) 變動 2009 年對 2008 年"], ["顧客滿意度指數", "88", "83", "5 點"],
+             ["員工人數", "43531", "48242", "( 10 ) % (  % )"], ["營運比率", "76.0", "77.3", "( 1.3 ) 個百分點"]]
+    assert render_row(table, 1) == "顧客滿意度指數：2009 年為 88、2008 年為 83、2009 年較 2008 年增加 5 點。"
+    assert render_row(table, 2) == "員工人數：2009 年為 43,531、2008 年為 48,242、2009 年較 2008 年減少 10%。"
+    assert render_row(table, 3).endswith("2009 年較 2008 年減少 1.3 個百分點。")
+
+
+def test_values_in_words_have_no_stray_space_and_a_header_row_reads_its_cells_once():
+    table = [["地點", "功能", "面積（平方英尺）", "產權"], ["波士頓（麻州）", "公司總部", "19600", "租賃"]]
+    assert render_row(table, 1) == "地點「波士頓（麻州）」：功能為公司總部，面積為 19,600（單位：平方英尺），產權為租賃。"
+    assert render_row([["土地改良物", "年限 3", "年限 -", "年限 40"], ["建築物", "3", "-", "60"]], 0) == "土地改良物：年限 3、年限 -、年限 40。"
+
+
+def test_thousands_separators_leave_years_and_small_rows_alone():
+    assert render_row([["", "2015", "2014"], ["營收", "$ 2140", "$ 13893"]], 1) == "營收：2015 年 $ 2,140、2014 年 $ 13,893。"
+    assert render_row([["", "2015", "2014"], ["營收", "$ 2140", "$ 1893"]], 1) == "營收：2015 年 $ 2140、2014 年 $ 1893。"
+    assert render_row([["", "到期年度", "面額"], ["票據", "2018", "$ 25000"]], 1) == "票據：到期年度為 2018、面額為 $ 25,000。"
+
+
+def test_every_number_of_every_committed_evidence_row_survives(sources_root):
+    """Over the committed overlays: each figure of an evidence row's cells is in its sentence (thousands
+    separators and a change's sign, said as 增加/減少, aside; an OCR dash code reads —)."""
+    from tw_fin_eval.overlay import load_overlays
+    from tw_fin_eval.paths import TRANSLATIONS_DIR
+    from tw_fin_eval.records import gold_operands
+    from tw_fin_eval.subsets import get_spec
+
+    def figures(text: str) -> set[float]:
+        return {abs(float(x.replace(",", ""))) for x in re.findall(r"\d[\d,]*(?:\.\d+)?|\.\d+", text)}
+
+    checked = 0
+    for name in ("finqa", "convfinqa"):
+        spec = get_spec(name)
+        items = spec.load_source(sources_root)
+        by_id = {it.source_id: it for it in items}
+        for sid, ov in load_overlays(spec, items, TRANSLATIONS_DIR).items():
+            item, table = by_id[sid], ov.data["table"]
+            keep = gold_operands(item)
+            for e in item.evidence:
+                if not e.is_table:
+                    continue
+                text = render_row(table, e.row, keep)
+                dash = {2013.0, 2014.0, 2212.0} - set(keep)
+                missing = {f for c in table[e.row][1:] for f in figures(c)} - figures(text) - dash  # the label may be a date
+                assert not missing, (sid, e.row, missing, text)
+                checked += 1
+    assert checked > 1500

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tw_fin_eval.zhcheck.measure import Pair, allowlist_report, big5_characters, main, mutation_rates
 
 
@@ -183,3 +185,19 @@ def test_dash_code_pattern_counts_rendered_2014_values_only():
     assert dash.count("未攤銷折價為 $ 2014，帳面金額為 $ 1000。") == 1
     assert dash.count("2011 年為 ( 2013 )。") == 1
     assert dash.count("營收為 $ 2014.5。") == 0 and dash.count("2014 年營收為 $ 5。") == 0
+
+
+@pytest.mark.parametrize("text, flagged", [
+    ("合約義務「長期債務」：依期間劃分之應付款項 1 年以內為 $ 38480，依期間劃分之應付款項 1-3 年為 $ 109436，"
+     "依期間劃分之應付款項合計為 $ 147916。", 1),
+    ("美國：截至 2012 年 12 月 31 日止年度為 $ 1，截至 2011 年 12 月 31 日止年度為 $ 2，截至 2010 年 12 月 31 日止年度為 $ 3。", 1),
+    ("合約義務「長期債務」：依期間劃分之應付款項 1 年以內 $ 38,480、1–3 年 $ 109,436、合計 $ 147,916。", 0),
+    ("美國：2012 年度 $ 1、2011 年度 $ 2、2010 年度 $ 3。", 0),
+    # three years, a unit bracket with a colon, a roll-forward's own repeated 「其他」 are no repeated lead
+    ("公司「JCB」：支付交易額 55（單位：十億）、總交易額 61（單位：十億）、交易總筆數 0.6（單位：十億）。", 0),
+    ("員工離職：2006 年費用 $ 1、其他 $ 2、2007 年費用 $ 3、其他 $ 4、2008 年費用 $ 5、其他 $ 6。", 0),
+])
+def test_repeated_lead_counts_a_header_said_in_every_clause(text, flagged):
+    from tw_fin_eval.zhcheck.patterns import repeated_lead
+
+    assert repeated_lead(text) == flagged

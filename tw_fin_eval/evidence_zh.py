@@ -1,20 +1,23 @@
 """Render one row of a translated table as a zh-TW evidence sentence (FinQA/ConvFinQA table evidence).
 
 The English template ("( in millions ) the 2015 net revenue of amount is $ 5829 ;") is rewritten the way a
-Taiwan analyst writes a table row: the row label as the subject, year columns as 「2015 年」, the unit
-(from the top-left header cell or a column header's bracket) once at the end, no nested brackets, and
-FinQA's duplicated numbers (「27% ( 27 % )」, 「-32 ( 32 )」) written once. The sentence is built from the
-*translated* table, so it always agrees with it; numbers are copied from the cells unchanged.
+Taiwan analyst writes a table row: the row label as the subject, then its values in one clause, in the
+table's order, each column's shared lead said once (「依期間劃分之應付款項 1 年以內 $ 38,480、1–3 年
+$ 109,436」); years as 「2015 年」, a calendar fiscal year as 「2015 年度」, a change column as 「2009 年較
+2008 年減少 6%」; the unit (from the top-left header cell or a column header's bracket) once at the end, no
+nested brackets, FinQA's duplicated numbers (「27% ( 27 % )」, 「-32 ( 32 )」) and OCR debris (「% ( % )」)
+written once or not at all, amounts with thousands separators. The sentence is built from the *translated*
+table, so it always agrees with it; every figure of the row's cells is kept.
 
 >>> table = [["（百萬美元）", "金額"], ["2015 年淨營收", "$ 5829"]]
 >>> render_row(table, 1)
 '2015 年淨營收為 $ 5829（單位：百萬美元）。'
 >>> render_row([["", "2013", "2014"], ["預期波動率", "27% ( 27 % )", "-3 ( 3 )"]], 1)
-'預期波動率：2013 年為 27%，2014 年為 -3。'
+'預期波動率：2013 年為 27%、2014 年為 -3。'
 >>> render_row([["", "金額（百萬）"], ["2014 年淨營收", "$ 5735"]], 1)
 '2014 年淨營收為 $ 5735（單位：百萬）。'
 >>> render_row([["計畫類別", "剩餘數量（不含 ( a ) 欄）"], ["合計", "5156223"]], 1)
-'計畫類別「合計」：剩餘數量（不含 a 欄）為 5156223。'
+'計畫類別「合計」：剩餘數量（不含 a 欄）為 5,156,223。'
 """
 
 from __future__ import annotations
@@ -104,14 +107,193 @@ def _is_time(label: str) -> bool:
 
 
 def _is_word(name: str, value: str) -> str:
-    """「名稱為 值」, with a space after a name ending in Latin text or a bracket: 「據點數 ( 1 ) 為 19」."""
-    return f"{name}{' ' if re.search(r'[A-Za-z0-9)]$', name) else ''}為 {value}"
+    """「名稱為 值」, with a space after a name ending in Latin text or a bracket (「據點數 ( 1 ) 為 19」) and
+    none before a value in words (「產權為租賃」)."""
+    after = "" if re.match(r"[^\W\d_]", value) and not re.match(r"[A-Za-z]", value) else " "
+    before = " " if re.search(r"[A-Za-z0-9)\]]$", name) else ""
+    return f"{name}{before}為{after}{value}"
+
+
+def _needs_is(name: str, value: str) -> bool:
+    """Would 「名稱 值」 run name and value together? A bare number after a date or a bracket (「12 月 6」,
+    「( 3 ) 79」), a dash (「2011 年 —」): then the entry says 「為」."""
+    if value in _PLACEHOLDERS or value.startswith("—"):
+        return True
+    return bool(re.search(r"[\dA-Za-z)\]）%年月日度季]$", name) and re.match(r"[-\d.+]", value)
+                and not value.endswith("%"))
+
+
+def _item(name: str, value: str, say_is: bool = False) -> str:
+    """One entry of a row's listing: 「1 年以內 $ 38,480」, or 「2011 年為 —」 (`say_is`, see _needs_is)."""
+    if not name:
+        return value
+    return _is_word(name, value) if say_is or _needs_is(name, value) else f"{name} {value}"
+
+
+def _is_text(value: str) -> bool:
+    """A cell in words (「租賃」, 「公司總部」), not an amount with a unit word (「19600 平方英尺」)."""
+    return bool(re.search(r"[^\W\d_]", value)) and not re.search(r"\d", value)
+
+
+_GROUP_RE = re.compile(r"(?<![\d.,])(-?)(\d{4,})(?=[.\s%)（]|$)(?! ?[年月日])")
+
+
+def _grouped(values: list[str], digits: int | None = None) -> list[str]:
+    """Amounts with thousands separators, as a Taiwan report prints them: 「$ 1725584」 → 「$ 1,725,584」.
+    A row groups its four-digit amounts too when it has a larger one (「$ 2,140、$ 13,893」); a row of
+    four-digit figures only (which may be years) is left as the table prints it. `digits`: the fewest
+    digits grouped, whatever the row holds."""
+    if digits is None:
+        digits = 4 if any(len(m.group(2)) >= 5 for v in values for m in _GROUP_RE.finditer(v)) else 5
+    def group(m: re.Match, value: str) -> str:
+        figure = m.group(2)
+        year = len(figure) == 4 and _YEAR_RE.fullmatch(figure) and "$" not in value \
+            and not re.match(r"\.\d", value[m.end():])  # 「到期年度為 2018」, not 1934.1
+        return m.group(1) + (figure if len(figure) < digits or year else f"{int(figure):,}")
+    return [_GROUP_RE.sub(lambda m, v=v: group(m, v), v) for v in values]
+
+
+# column names: FinQA's debris and English-order period headers, rewritten the way a Taiwan report heads a column
+_FY_RE = re.compile(r"截至 ((?:19|20)\d\d) 年 12 月(?: 31 日)?止年度\s*")  # calendar fiscal year → 「2012 年度」
+_CHANGE_BETWEEN_RE = re.compile(r"變動\s*((?:19|20)\d\d) 年對 ((?:19|20)\d\d) 年")
+_PCT_DEBRIS_RE = re.compile(r"%\s*\(\s*%\s*\)")
+
+
+def _column_name(name: str) -> str:
+    """「截至 2012 年 12 月 31 日止年度」 → 「2012 年度」; 「% ( % ) 變動 2009 年對 2008 年」 → 「2009 年較
+    2008 年變動」; 「截至 12 月 31 日止年度變動 $」 → 「變動金額」, 「% ( % )」 → 「變動百分比」."""
+    text = name.strip()
+    percent = bool(_PCT_DEBRIS_RE.search(text))
+    text = _PCT_DEBRIS_RE.sub(" ", text)
+    text = _CHANGE_BETWEEN_RE.sub(r"\1 年較 \2 年變動", text)
+    text = _FY_RE.sub(r"\1 年度", text)
+    text = re.sub(r"((?:19|20)\d\d) 年度(第 \d 季)", r"\1 年\2", text)
+    # a period column: 「截至 2013 年 9 月 28 日止三個月」 reads 「2013 年 9 月 28 日止三個月」
+    text = re.sub(r"^截至 ((?:19|20)\d\d 年 \d+ 月(?: \d+ 日)?止)", r"\1", text)
+    # 「截至 12 月 31 日止年度：2008 年較 2007 年變動」: the period is the table's; the comparison is the column
+    text = re.sub(r"^截至 \d+ 月(?: \d+ 日)?止(?:會計)?年度[：:，,\s]*(?=.*(?:變動|較))", "", text)
+    dollar = bool(re.search(r"(?:^|\s)\$(?:\s|$)", text))
+    text = re.sub(r"(?:^|\s)\$(?=\s|$)", " ", text)
+    text = re.sub(r"(\d) ?- ?(\d+ 年)", r"\1–\2", text)  # 「1-3 年」 → 「1–3 年」
+    text = re.sub(r"\s{2,}", " ", text).strip(" ，,")
+    if text in ("", "變動") and (percent or dollar):
+        return ("變動百分比" if text else "百分比") if percent else "變動金額"
+    return text
+
+
+def _change_item(name: str, value: str) -> str | None:
+    """A change between two years said as a Taiwan analyst says it: 「2009 年較 2008 年變動」 with 「-41%」 →
+    「2009 年較 2008 年減少 41%」, with 「5 點」 → 「2009 年較 2008 年增加 5 點」 (the magnitude as printed)."""
+    m = re.fullmatch(r"(\$ ?)?(-?)(\d[\d,]*(?:\.\d+)?)(\s*(?:%|個百分點|點))?", value)
+    if not re.search(r"較 (?:19|20)\d\d 年(?:變動(?:百分比|金額)?)?$", name) or not m or float(m.group(3).replace(",", "")) == 0:
+        return None
+    name = re.sub(r"變動(?:百分比|金額)?$", "", name)
+    return f"{name}{'減少' if m.group(2) else '增加'} {m.group(1) or ''}{m.group(3)}{m.group(4) or ''}"
+
+
+# where a name may be cut into a lead said once and the rest: after a space or punctuation, after a time
+# phrase (「2008 年」, 「12 月 31 日」, 「2010 年度」); a lead of 4+ word characters may end anywhere
+_TIME_END_RE = re.compile(r"\d\s*(?:年度?|月|日|季)(?:以內|以上|以後|後|前)?\s*$")
+_TIME_CHARS = "年月日度季止至截"
+
+
+def _words(text: str) -> int:
+    return sum(1 for ch in text if re.match(r"[^\W\d_]", ch) and ch not in _TIME_CHARS)
+
+
+def _cut_ok(head: str, tail: str, anywhere: bool) -> bool:
+    """May 「head」+「tail」 be read as a lead and what follows it? (`anywhere`: the shared part is long
+    enough to end inside a run of characters.)"""
+    if not head.strip() or not tail.strip():
+        return False
+    if head[-1].isdigit() and tail[0].isdigit() or re.match(r"[A-Za-z]", head[-1]) and re.match(r"[A-Za-z]", tail[0]):
+        return False  # never inside a number or a Latin word
+    if re.search(r"\d\s*$", head) and re.match(r"\s*[年月日季度%]", tail) or re.search(r"[之的及與或和]$", head.strip()) \
+            or re.match(r"\s*[之的度]", tail):
+        return False  # nor between a number and its unit, nor after a dangling 「之」
+    return anywhere or head[-1] in " ，：:" or tail[0] == " " or bool(_TIME_END_RE.search(head))
+
+
+def _common_lead(names: list[str]) -> int:
+    """Length of the lead all `names` share (0: none) — 「依期間劃分之應付款項 1 年以內」, 「…合計」 → the lead
+    「依期間劃分之應付款項」; 「2008 年平均」, 「2008 年最高」 → 「2008 年」; 「全球工業」, 「全球機構」 → none."""
+    n = min(len(x) for x in names)
+    lcp = 0
+    while lcp < n and len({x[lcp] for x in names}) == 1:
+        lcp += 1
+    for cut in range(lcp, 0, -1):
+        head = names[0][:cut]
+        # a lead that is only a time (「2008 年」) leads names, not the rest of a date (「2011 年」 1 月 1 日)
+        time_lead = re.search(r"\d\s*[年月日季度]\s*[，、：:]?\s*$", head) and \
+            all(re.match(r"\s*[^\W\d_]", x[cut:]) for x in names)
+        # a long lead may end inside a run of characters only where the names part (「應收帳款」淨額／總額)
+        if (_words(head) >= 2 or time_lead) and all(_cut_ok(head, x[cut:], _words(head) >= 4 and cut == lcp) for x in names):
+            return cut
+    return 0
+
+
+def _common_tail(names: list[str]) -> int:
+    """Length of the tail all `names` share after a time phrase (「2010 年度應付款項」, 「2011 年度應付款項」 →
+    「應付款項」), or a tail of 4+ word characters (「第一級公允價值」, 「第二級公允價值」 → 「公允價值」)."""
+    n = min(len(x) for x in names)
+    lcs = 0
+    while lcs < n and len({x[-1 - lcs] for x in names}) == 1:
+        lcs += 1
+    for cut in range(lcs, 0, -1):
+        tail = names[0][-cut:]
+        heads = [x[:-cut] for x in names]
+        if _words(tail) >= 2 and not re.match(r"\s*[\d止]", tail) and \
+                all(_cut_ok(h, tail, _words(tail) >= 4 and cut == lcs) for h in heads):
+            return cut
+    return 0
+
+
+def _listing(parts: list[tuple[str, str]]) -> str:
+    """A row's named values in one run, each shared lead said once: columns that share a lead (or a tail)
+    form a group whose first entry has the full name and the others only what differs —
+    「依期間劃分之應付款項 1 年以內 $ 38,480、1–3 年 $ 109,436、合計 $ 2,200,900」. Groups are set off by
+    「，」; a row with values in words is a list of 「名稱為值」 clauses."""
+    if len(parts) == 1 or any(_is_text(v) for _, v in parts):  # one value is a sentence: 「…總數為 7,673,266」
+        return "，".join(_is_word(n, v) if n else v for n, v in parts)
+    names = [n for n, _ in parts]
+    groups: list[list[tuple[str, str]]] = []
+    i = 0
+    while i < len(parts):
+        best, best_kind, best_cut = i, "", 0
+        for kind, common in (("lead", _common_lead), ("tail", _common_tail)):
+            j = i + 1
+            while j < len(parts) and names[j] and names[i] and (cut := common(names[i:j + 1])) and \
+                    len(set(names[i:j + 1])) == j + 1 - i:  # a repeated name starts a new group (a second period)
+                if j > best:
+                    best, best_kind, best_cut = j, kind, cut
+                j += 1
+        entries = []
+        for k in range(i, best + 1):
+            name, value = parts[k]
+            if k > i:  # the lead (or tail) said once, on the group's first entry
+                name = name[best_cut:].strip() if best_kind == "lead" else name[:-best_cut].strip()
+                name = f"{name} 年" if _YEAR_RE.fullmatch(name) else name  # 「…—2018」 after its lead: 「2018 年」
+            entries.append((name, value))
+        groups.append(entries)
+        i = best + 1
+    say_is = any(_needs_is(n, v) for entries in groups for n, v in entries)  # one style in a row
+    groups = [[_change_item(n, v) or _item(n, v, say_is) for n, v in entries] for entries in groups]
+    runs: list[list[str]] = []  # lone entries next to each other share a run; a group is a run of its own
+    for items in groups:
+        if runs and len(items) == 1 and runs[-1][0] == "":
+            runs[-1].append(items[0])
+        else:
+            runs.append([""] + items if len(items) == 1 else items)
+    # names that hold 「、」 themselves (「選擇權、認股權證及權利」) are listed with 「，」, their groups with 「；」
+    inner, outer = ("，", "；") if any("、" in n for n in names) else ("、", "，")
+    return outer.join(inner.join(x for x in run if x) for run in runs)
 
 
 _DASH_CODE_RE = re.compile(rf"\(?\s*\$?\s*\(?\s*({_DASH_CODES})\s*\)?\s*\)?")  # a cell holding only a dash
 
 
-_NEG_PCT_RE = re.compile(r"\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)\s*%(?:\s*\(\s*%\s*\))?")  # 「( 41 ) % ( % )」 = −41%
+# 「( 41 ) % ( % )」 = −41%, 「( 1.3 ) 個百分點」 = −1.3 個百分點
+_NEG_PCT_RE = re.compile(r"\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)\s*(%|個百分點|點)(?:\s*\(\s*%\s*\))?")
 
 
 def _value(cell: str, keep: frozenset[float] = frozenset()) -> str:
@@ -122,7 +304,7 @@ def _value(cell: str, keep: frozenset[float] = frozenset()) -> str:
     if m and float(m.group(1)) not in keep:
         return "—"
     cell = _PCT_DUP_RE.sub(r"\1%", cell)
-    cell = _NEG_PCT_RE.sub(r"-\1%", cell)
+    cell = _NEG_PCT_RE.sub(lambda m: f"-{m.group(1)}{'%' if m.group(2) == '%' else ' ' + m.group(2)}", cell)
     return _NEG_DUP_RE.sub(r"-\1", cell)
 
 
@@ -165,8 +347,8 @@ def _render_name_value_row(cells: list[str], keep: frozenset[float]) -> str:
         text = _value(text.strip(), keep)
         m = re.search(rf"\s({_DASH_CODES})$", text)
         return text[:m.start()] + " —" if m and float(m.group(1)) not in keep else text
-    parts = [cell(c) for c in cells[1:] if c.strip()]
-    return _flatten(f"{_date_label(cells[0])}：" + "，".join(parts)) + "。"
+    parts = _grouped([cell(c) for c in cells[1:] if c.strip()], digits=5)  # cells hold years too
+    return _flatten(f"{_date_label(cells[0])}：" + "、".join(parts)) + "。"
 
 
 def _footnote_row(cells: list[str]) -> bool:
@@ -246,9 +428,12 @@ def _render_unlabelled(table: list[list[str]], row: int, keep: frozenset[float])
         return f"各年度金額{_unit_suffix(unit)}。"
     if not all(_is_value(c) for c in cells if c.strip()):
         return None
-    parts = [_is_word(_date_label(h), _value(c, keep)) for h, c in zip(header, cells) if c.strip()]
+    filled = [(h, c) for h, c in zip(header, cells) if c.strip()]
+    parts = list(zip([_date_label(h) for h, _ in filled], _grouped([_value(c, keep) for _, c in filled])))
+    say_is = any(_needs_is(n, v) for n, v in parts)
+    parts = [_item(n, v, say_is) for n, v in parts]
     unit = _unit_row(table)
-    return "，".join(parts) + (_unit_suffix(unit) if unit else "") + "。"
+    return "、".join(parts) + (_unit_suffix(unit) if unit else "") + "。"
 
 
 def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozenset()) -> str:
@@ -257,7 +442,7 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     cells = table[row]
     if row > 0 and (unlabelled := _render_unlabelled(table, row, keep)) is not None:
         return unlabelled
-    if row == 0 and len(cells) > 1 and all(_NAME_AND_VALUE_RE.fullmatch(c.strip()) for c in cells[1:] if c.strip()):
+    if row == 0 and len(cells) > 1:  # the header row itself (a table of one row): each cell once
         return _render_name_value_row(cells, keep)
     header = _section_header(table, row) if row > 0 else (table[0] if table else [])
     if row > 1 and header is table[0] and _footnote_row(table[0]):
@@ -276,6 +461,9 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     generic = ""  # the one generic column name (「金額」), said after a time label that is the whole subject
     for c in range(1, len(cells)):
         name, unit = ("", "") if no_header or c >= len(header) else _split_unit(header[c])
+        name = _column_name(name)
+        if name == "百分比" and columns and "變動" in columns[-1][0]:
+            name = "變動百分比"  # 「% ( % )」 after a change column is the change in percent
         if name in _GENERIC_COLUMNS:
             generic = name if len(cells) == 2 else ""
             name = ""
@@ -298,6 +486,7 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
             continue
         own = _unit_suffix(unit) if unit and not shared_unit else ""
         parts.append((name, value + own))
+    parts = list(zip([n for n, _ in parts], _grouped([v for _, v in parts])))
     named = [p for p in parts if p[0]]
     if len(parts) == 1 and parts[0][0] and label and (_is_time(parts[0][0]) or _is_time(label)):
         first, second = (parts[0][0], label) if _is_time(parts[0][0]) else (label, parts[0][0])
@@ -306,7 +495,7 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
         values = "、".join(v for _, v in parts)
         body = _is_word(label, values) if label else values
     else:
-        listing = "，".join(_is_word(n, v) if n else v for n, v in parts)
+        listing = _listing(parts)
         body = f"{label}：{listing}" if label else listing
     if lead and date_column and body.startswith(label):
         body = f"{lead}為 {label}之{body[len(label):].lstrip('：')}"  # 「既得日為 2011 年 1 月 25 日之限制型股票單位為 8000」

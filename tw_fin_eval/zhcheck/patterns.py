@@ -56,6 +56,32 @@ _BARE_YEAR = r"(?:^|[：，；。「（])\s*(?:19|20)\d\d(?=（|）為|\s*為)"
 _PCT_DUP = r"(-?\d[\d,]*(?:\.\d+)?)\s*%\s*\(\s*-?\1\s*%\s*\)"
 _NEG_DUP = r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)"
 
+_VALUE_END = re.compile(r"\s*(?:為)?\s*[-+$\d,.%()\s—–]*$")
+
+
+def repeated_lead(text: str) -> int:
+    """1 when a rendered evidence sentence says one lead three or more times — the column header in every
+    clause (「依期間劃分之應付款項 1 年以內為 $ 38480，依期間劃分之應付款項 1-3 年為 …」, 「截至 2012 年 12 月
+    31 日止年度為 …，截至 2011 年 12 月 31 日止年度為 …」) — else 0. A lead is the start of a clause's name
+    up to a space or punctuation; it must hold two words' characters (a bare 「2015 年」 or 「2015 年度」 is a
+    label, not a lead) and lead more than itself (three lines 「其他」 of a roll-forward are the table's own).
+    Brackets (the unit, 「（單位：十億）」) are not clauses.
+
+    >>> repeated_lead("長期債務：依期間劃分之應付款項 1 年以內為 $ 1，依期間劃分之應付款項 1-3 年為 $ 2，依期間劃分之應付款項合計為 $ 3。")
+    1
+    >>> repeated_lead("長期債務：依期間劃分之應付款項 1 年以內 $ 1、1–3 年 $ 2、合計 $ 3。"), repeated_lead("營收：2015 年 $ 1、2014 年 $ 2、2013 年 $ 3。")
+    (0, 0)
+    """
+    names = []
+    for clause in re.split(r"[，、；。]", re.sub(r"（[^（）]*）", "", text)):
+        name = _VALUE_END.sub("", clause.rsplit("：", 1)[-1]).strip()
+        if name:
+            names.append(name)
+    leads = {name[:m.start()] for name in names for m in re.finditer(r"[\s，：:]|$", name)}
+    return int(any(sum(1 for _ in re.finditer(r"[^\W\d_]", lead)) - len(re.findall("[年月日]", lead)) >= 2
+                   and sum(n.startswith(lead) and n != lead for n in names) >= 3 for lead in leads if lead.strip()))
+
+
 TERMS = ("稅務部位", "其後", "第 1 類資本", "第 2 類資本", "營業盈餘", "應收貿易帳款", "實體", "數學全距", "總資本比率")
 
 
@@ -71,6 +97,7 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("N 百萬 (prose)", _regex(r"\d[\d,]*(?:\.\d+)?\s*百萬"), PROSE),
     Pattern("我們", _regex("我們"), PROSE | RENDERED),
     Pattern("nested brackets (table evidence)", nested_brackets, RENDERED),
+    Pattern("evidence repeats one lead ≥ 3 times (table evidence)", repeated_lead, RENDERED),
     Pattern("nested brackets (prose)", nested_brackets, PROSE),
     Pattern("US dates (questions)", _regex(_US_DATE), frozenset({QUESTION})),
     Pattern("US dates (evidence prose)", _regex(_US_DATE), frozenset({EVIDENCE_TEXT})),
@@ -79,7 +106,8 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("x% ( x % ) (table evidence)", _regex(_PCT_DUP), RENDERED),
     Pattern("-x ( x ) (prose)", _regex(_NEG_DUP), PROSE),
     # FinQA's OCR code of a dash (2014 = —) read as a value: 「未攤銷折價為 $ 2014」 (kept where a gold uses it)
-    Pattern("dash code as a value (table evidence)", _regex(r"為 \(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?(?=[，。（；]|$)"),
+    Pattern("dash code as a value (table evidence)",
+            _regex(r"(?:為 |(?<=[^\W\d_]) )\(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?(?=[，。（；、]|$)"),
             RENDERED),
     *(Pattern(f"term {t}", _regex(re.escape(t)), ALL) for t in TERMS),
 )
