@@ -22,6 +22,7 @@ from pathlib import Path
 
 import datasets
 
+from tw_fin_eval import __version__
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.features import features_for, project
 from tw_fin_eval.jsonl import iter_jsonl
@@ -49,7 +50,7 @@ def _configs() -> list[TwFinEvalConfig]:
     for c in SUBSETS.values():
         if c.optional and not (_data_dir() / c.data_file).is_file():
             continue  # FinLLM450 / FinSearchComp appear only when their data file exists
-        out.append(TwFinEvalConfig(name=c.name, version=datasets.Version("0.1.0"), description=c.description,
+        out.append(TwFinEvalConfig(name=c.name, version=datasets.Version(__version__), description=c.description,
                                    data_file=c.data_file, citation=c.citation))
     return out
 

@@ -82,10 +82,24 @@ def test_process_results_uses_the_scorer_verdict():
     assert harness.process_results(fdoc, ["不知道"])["step_recall"] == 0.0
 
 
-def test_aggregations():
+def test_aggregations(caplog):
     assert harness.conversation_accuracy([("a", True, 2), ("a", False, 2), ("b", True, 1)]) == 0.5
     assert harness.conversation_accuracy([("a", True, 1), ("b", True, 3)]) == 1.0  # b: cut by --limit
+    assert harness.complete_conversations([("a", True, 1), ("b", True, 3)]) == 1
+    assert "1 complete conversation(s); 1 cut short by --limit is left out" in caplog.text
     assert harness.mean_skip_none([1.0, None, 0.0]) == 0.5
+
+
+def test_conversation_acc_with_a_limit_inside_the_first_conversation_is_null_not_nan():
+    """lm_eval --limit 3 on ConvFinQA: three turns of a five-turn conversation — no conversation is complete.
+    The old aggregation gave NaN; now None (JSON null) with `conversations` 0, never a number that looks real."""
+    cut = [("c1", True, 5), ("c1", True, 5), ("c1", False, 5)]
+    value = harness.conversation_accuracy(cut)
+    assert value is None and harness.complete_conversations(cut) == 0
+    assert json.dumps({"conversation_acc": value}) == '{"conversation_acc": null}'
+    # --limit 10 over conversations of 5, 4 and 2 turns: two complete (counted), the third cut (left out)
+    docs = [("c1", True, 5)] * 5 + [("c2", True, 4)] * 3 + [("c2", False, 4)] + [("c3", True, 2)]
+    assert harness.conversation_accuracy(docs) == 0.5 and harness.complete_conversations(docs) == 2
 
 
 def test_missing_release_is_a_clear_error(tmp_path):
@@ -194,5 +208,10 @@ def test_lm_eval_accuracy_equals_tw_fin_eval_score(tmp_path):
         float(rows["FinChain-TW"]["mean_step_recall"]), abs=1e-6)
     assert lm["tw_fin_eval_convfinqa"]["conversation_acc,none"] == pytest.approx(
         float(rows["ConvFinQA-TW"]["conversation_accuracy"]), abs=1e-6)
+    conv_docs = harness.build_docs(_records("convfinqa", 40))[:limit]
+    sizes = {d["id"]: len(json.loads(d["record"])["turns"]) for d in conv_docs}
+    complete = sum(1 for cid, n in sizes.items() if sum(d["id"] == cid for d in conv_docs) == n)
+    assert 0 < complete < len(sizes)  # the limit cut the last conversation
+    assert lm["tw_fin_eval_convfinqa"]["conversations,none"] == complete == int(rows["ConvFinQA-TW"]["conversations"])
     macro = sum(lm[f"tw_fin_eval_{c}"]["acc,none"] for c in CONFIG_NAMES) / 3
     assert lm["tw_fin_eval_basic"]["acc,none"] == pytest.approx(macro, abs=1e-9)

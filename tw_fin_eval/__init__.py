@@ -5,5 +5,7 @@ Pipeline: sources → source adapters (English records) → zh-TW translation ov
 generations JSONL → scorer / `evaluate` metrics → per-item results + summary CSV + Markdown report.
 """
 
-__version__ = "0.1.0"
+# One release number: the README title, the dataset card and `tw-fin-eval --version` all show __version__;
+# DATA_VERSION (records' meta.version, the card's changelog) is stated beside it, never instead of it.
+__version__ = "0.2.0"
 DATA_VERSION = "0.2"

@@ -24,6 +24,8 @@ COMMANDS: dict[str, Command] = {
     "build": Command("tw_fin_eval.build", "build data/*.jsonl from the English sources and the zh-TW overlays"),
     "check-zh": Command("tw_fin_eval.zhcheck.cli", "rule-check overlays, data/*.jsonl, runs files or plain text"),
     "translation-todo": Command("tw_fin_eval.todo", "print the English text an overlay batch must translate"),
+    "plan": Command("tw_fin_eval.plan", "before a run: records per subset for a ±3-point interval, and the tokens "
+                    "and time of a full run"),
     "run": Command("tw_fin_eval.runner.cli", "ask an OpenAI-compatible server every question (resumable)"),
     "score": Command("tw_fin_eval.scoring.cli", "score a runs file: per-item results, summary CSV, Markdown report"),
     "compare": Command("tw_fin_eval.scoring.compare", "compare scored runs: paired differences with intervals, "

@@ -11,7 +11,7 @@ from tw_fin_eval.scoring import metric_fns
 
 _CITATION = """\
 @misc{tw_fin_eval_basic,
-  title  = {tw_fin_eval_basic: Taiwan financial LLM evaluation set, basic abilities, v0.1},
+  title  = {tw_fin_eval_basic: Taiwan financial LLM evaluation set, basic abilities, v0.2.0},
   author = {APMIC},
   year   = {2026}
 }

@@ -14,7 +14,7 @@ from datasets.info import DatasetInfo, DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from tw_fin_eval import DATA_VERSION
+from tw_fin_eval import DATA_VERSION, __version__
 from tw_fin_eval.subsets import DEFAULT_SUBSET
 from tw_fin_eval.subsets.spec import SubsetSpec
 
@@ -124,6 +124,7 @@ def render_body(stats: list[ConfigStats], *, repo_id: str, generated: str, templ
     citations = "\n\n".join(f"```bibtex\n{s.config.citation}\n```" for s in stats if s.config.citation)
     values = {
         "version": DATA_VERSION,
+        "release_version": __version__,
         "generated": generated,
         "subset_rows": "\n".join(rows),
         "total_items": f"{sum(s.items for s in stats):,}",

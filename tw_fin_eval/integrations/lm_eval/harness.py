@@ -9,7 +9,8 @@ same messages as `tw-fin-eval run`. A document keeps the whole record (JSON) for
 Metrics (per document, from `tw_fin_eval.scoring`): `acc` is the scorer's verdict — the headline
 `accuracy` of `tw-fin-eval score`; `strict_acc` counts answers read after 「答案：」 only; `flexible_acc`
 also accepts the fallbacks (\\boxed{}, last number); FinChain adds `step_recall` and ConvFinQA
-`conversation_acc` (every turn of a conversation right)."""
+`conversation_acc` (every turn of a conversation right, over complete conversations only: `--limit` counts turns,
+so it cuts conversations short) with `conversations`, how many it counted."""
 
 from __future__ import annotations
 
@@ -104,7 +105,8 @@ def metrics_for(doc: Doc, item: tasks.ItemResult) -> dict[str, Any]:
     if item.task_type == "numeric_cot":
         out["step_recall"] = item.step_recall
     if item.task_type == "conversation_numeric":
-        out["conversation_acc"] = (doc["id"], correct, len(json.loads(doc["record"])["turns"]))
+        turn = (doc["id"], correct, len(json.loads(doc["record"])["turns"]))
+        out["conversation_acc"] = out["conversations"] = turn
     return out
 
 
@@ -117,16 +119,38 @@ def mean_skip_none(values: Sequence[float | None]) -> float:
     return sum(kept) / len(kept) if kept else float("nan")
 
 
-def conversation_accuracy(values: Sequence[tuple[str, bool, int]]) -> float:
-    """Conversations with every turn right, among those whose turns were all evaluated (as the report
-    counts them: a conversation cut by --limit is left out)."""
+def _conversations(values: Sequence[tuple[str, bool, int]]) -> tuple[list[bool], int]:
+    """(every-turn-right per complete conversation, conversations cut short): a conversation is complete when all
+    its turns were evaluated — `--limit` counts documents (turns), so it usually cuts the last one."""
     seen: dict[str, list[bool]] = {}
     sizes: dict[str, int] = {}
     for cid, ok, n_turns in values:
         seen.setdefault(cid, []).append(bool(ok))
         sizes[cid] = n_turns
     complete = [all(oks) for cid, oks in seen.items() if len(oks) == sizes[cid]]
-    return sum(complete) / len(complete) if complete else float("nan")
+    return complete, len(seen) - len(complete)
+
+
+def conversation_accuracy(values: Sequence[tuple[str, bool, int]]) -> float | None:
+    """Conversations with every turn right, among those whose turns were all evaluated (as the report counts
+    them: a conversation cut by --limit is left out, and said so on the log). None — never NaN, never a 0.0
+    that reads as "all wrong" — when no conversation is complete; `conversations` says how many were counted."""
+    complete, cut = _conversations(values)
+    if cut:
+        _log().warning("conversation_acc counts %d complete conversation(s); %d cut short by --limit %s left out",
+                       len(complete), cut, "is" if cut == 1 else "are")
+    return sum(complete) / len(complete) if complete else None
+
+
+def complete_conversations(values: Sequence[tuple[str, bool, int]]) -> int:
+    """How many conversations `conversation_acc` counts (complete ones)."""
+    return len(_conversations(values)[0])
+
+
+def _log() -> Any:
+    import logging
+
+    return logging.getLogger("tw_fin_eval.lm_eval")
 
 
 def render_plain(messages: Sequence[dict[str, str]]) -> str:
@@ -157,5 +181,6 @@ def sample_to_run_line(sample: dict[str, Any], *, model: str) -> dict[str, Any]:
 
 
 __all__ = ["RELEASE_ENV", "TASK_CONFIGS", "RELEASE_SPLIT", "build_docs", "load_records", "process_results",
-           "score_doc", "metrics_for", "mean_skip_none", "conversation_accuracy", "render_plain",
+           "score_doc", "metrics_for", "mean_skip_none", "conversation_accuracy", "complete_conversations",
+           "render_plain",
            "sample_to_run_line"]

@@ -6,6 +6,7 @@ from typing import Any
 
 from tw_fin_eval.integrations.lm_eval.harness import (
     build_docs,
+    complete_conversations,
     conversation_accuracy,
     load_records,
     mean_skip_none,
@@ -33,4 +34,4 @@ def doc_to_text(doc: dict[str, Any]) -> str:
 
 
 __all__ = ["TwFinEvalTask", "load_docs", "doc_to_text", "process_results", "mean_skip_none",
-           "conversation_accuracy"]
+           "conversation_accuracy", "complete_conversations"]
