@@ -26,6 +26,15 @@ Patterns (items counted, not occurrences; the rules live in finchain_tw_template
 - beta_not_貝他係數: beta written other than the glossary's 「貝他係數」 (「貝他值」, 「資產貝他」).
 - company_deal_under_500萬: a named company buys land, a plant or a production line, issues a corporate bond or
   reports a balance sheet, revenue or cash flow, and the question's largest NT$ amount is under NT$500 萬.
+- invalid_twse_tick: a stock price the question states that is not on the TWSE tick grid (0.01 below NT$10, 0.05
+  to 50, 0.1 to 100, 0.5 to 500, 1 to 1,000, 5 above; finchain_tw_templates/FACTS.md §3).
+- non_taifex_contract_terms: a stock-option strike or premium off TAIFEX's grids, a contract that is not 2,000
+  shares, or an index contract (臺股期貨, 小型臺指, 臺指選擇權) with another NT$ per point (FACTS.md §4).
+- cash_report_rule_wrong: a 大額通貨交易 report stated as a total of several deposits, with another amount than
+  NT$500,000, or filed with another body than 法務部調查局 (FACTS.md §1).
+- quantile_not_stated: a normal-distribution question at a confidence level that does not give the z value.
+- annuity_factor_not_stated: a solution that multiplies by an annuity factor the question does not give.
+- internet_bank_capital_under_100億: a 純網路銀行 with equity or paid-in capital under NT$100 億 (FACTS.md §2).
 - scorer_rejects_gold (with --scorer): the scorer rejects 「答案：<gold>」.
 """
 

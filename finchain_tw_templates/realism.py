@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from finchain_tw_templates import facts
 from finchain_tw_templates.common import COMPANIES, asked_decimals, nonstandard_rounding
 
 # Stems of real TWSE/TPEx companies and Taiwan financial groups, banks, insurers and 投信 that a fictional
@@ -134,6 +135,107 @@ def same_day_wording(r: Mapping[str, Any]) -> bool:
     return "同天" in r["question"] + r["solution"]
 
 
+# ---------------------------------------------------------------- Taiwan rules (FACTS.md)
+_MONEY = r"NT\$(\d[\d,]*(?:\.\d+)?)(?![\d.])"
+# A stock's price in a question: 「股價為 NT$123.5」, 「以每股 NT$18.4 買進」, 「收盤價為」, 「現價」, 「年底價格」; not a
+# premium (「以每股 NT$3.2 的權利金」), an offer (「以每股 NT$X 收購」) or a bond's 市價.
+_SHARE_PRICE = re.compile(r"(?:股價(?:為|跌到|漲到)?\s*(?:每股)?|每股市價|收盤價(?:為)?|成交價|股票現價|某股票現價|"
+                          r"以每股|股票去年初價格|年底價格)\s*" + _MONEY + r"(?!\s*(?:的權利金|收購))")
+_CLOSE_LIST = re.compile(r"收盤價依序為 ([\d.、 ]+) 元")
+
+
+def _amount(x: str) -> float:
+    return float(x.replace(",", ""))
+
+
+def share_prices(question: str) -> list[float]:
+    """The stock prices a question states (see _SHARE_PRICE)."""
+    out = [_amount(m.group(1)) for m in _SHARE_PRICE.finditer(question)]
+    for m in _CLOSE_LIST.finditer(question):
+        out += [_amount(x) for x in m.group(1).split("、") if x.strip()]
+    return out
+
+
+def invalid_twse_tick(r: Mapping[str, Any]) -> bool:
+    """A stock price that is not on the TWSE tick grid (123.7 where the tick is 0.5; FACTS.md §3)."""
+    return any(not facts.is_twse_price(p) for p in share_prices(r["question"]))
+
+
+_STRIKE = re.compile(r"履約價格\s*" + _MONEY)
+_PREMIUM = re.compile(r"每股\s*" + _MONEY + r"\s*的權利金|每股收取權利金\s*" + _MONEY + r"|賣權價格為\s*" + _MONEY)
+_STOCK_OPTION = re.compile(r"股票[^。]*(?:買權|賣權)|股票選擇權")  # an option on a stock (not 員工認股權)
+_PER_CONTRACT = re.compile(r"每口\s*([\d,]+)\s*股")
+# Index contracts and their NT$ per point (TAIFEX): 「臺指選擇權每點 NT$50」.
+_INDEX_MULTIPLIERS = (("小型臺指", facts.MINI_TAIEX_FUTURES_MULTIPLIER), ("臺指選擇權", facts.TAIEX_OPTION_MULTIPLIER),
+                      ("臺股期貨", facts.TAIEX_FUTURES_MULTIPLIER))
+_PER_POINT = re.compile(r"每點\s*(?:新臺幣\s*)?(?:NT\$)?\s*([\d,]+)")
+
+
+def non_taifex_contract_terms(r: Mapping[str, Any]) -> bool:
+    """A stock-option strike off TAIFEX's strike grid, a premium off its tick grid, a contract that is not 2,000
+    shares, or an index contract with another NT$ per point than TAIFEX's (FACTS.md §4)."""
+    q = r["question"]
+    if _STOCK_OPTION.search(q):
+        if any(not facts.is_stock_option_strike(_amount(k)) for k in _STRIKE.findall(q)):
+            return True
+        for m in _PREMIUM.finditer(q):
+            if not facts.is_stock_option_premium(_amount(next(g for g in m.groups() if g))):
+                return True
+        if any(_amount(n) != facts.STOCK_OPTION_SHARES for n in _PER_CONTRACT.findall(q)):
+            return True
+    for clause in re.split(r"[。；，]", q):
+        for name, mult in _INDEX_MULTIPLIERS:
+            if name in clause:
+                if any(_amount(x) != mult for x in _PER_POINT.findall(clause)):
+                    return True
+                break  # 「小型臺指」 is checked before the other 臺指 names
+    return False
+
+
+_REPORT_AMOUNT = re.compile(r"(?:單筆|門檻|達)\s*" + _MONEY)
+
+
+def cash_report_rule_wrong(r: Mapping[str, Any]) -> bool:
+    """A 大額通貨交易 report stated against the rule: it is one cash transaction of NT$500,000 or more (not a
+    day's total) and it is filed with 法務部調查局 (not 「主管機關」) (FACTS.md §1)."""
+    for sentence in r["question"].split("。"):
+        if "大額通貨交易" not in sentence or "申報" not in sentence:
+            continue
+        if "主管機關" in sentence or ("合計" in sentence and "單筆" not in sentence):
+            return True
+        if re.search(r"向(?!法務部調查局)[^，。]{2,10}申報", sentence):
+            return True
+        if any(_amount(x) != facts.CASH_REPORT_THRESHOLD for x in _REPORT_AMOUNT.findall(sentence)):
+            return True
+    return False
+
+
+def quantile_not_stated(r: Mapping[str, Any]) -> bool:
+    """A normal-distribution question at a confidence level that does not give the z value to use: a model
+    using its own table (2.33 for 99%) would be marked wrong by rounding alone."""
+    q = r["question"]
+    return "信賴水準" in q and "常態" in q and not re.search(r"z 值以 \d\.\d+ 計", q)
+
+
+_ANNUITY_STEP = re.compile(r"步驟 \d+：年金現值因子 = |× 年金現值因子\(")
+
+
+def annuity_factor_not_stated(r: Mapping[str, Any]) -> bool:
+    """A solution that multiplies by an annuity factor the question does not give: a model that reads a
+    4-decimal table would be marked wrong by the table's rounding alone."""
+    return bool(_ANNUITY_STEP.search(r["solution"])) and not re.search(r"年金現值因子以 \d+\.\d{4} 計", r["question"])
+
+
+_INTERNET_BANK_CAPITAL = re.compile(r"(?:權益總額|實收資本(?:額)?)\s*" + _MONEY)
+
+
+def internet_bank_capital_too_small(r: Mapping[str, Any]) -> bool:
+    """A pure-internet bank with equity or paid-in capital under the NT$100 億 minimum (FACTS.md §2)."""
+    q = r["question"]
+    return "純網路銀行" in q and any(_amount(x) < facts.INTERNET_BANK_MIN_CAPITAL
+                                    for x in _INTERNET_BANK_CAPITAL.findall(q))
+
+
 CHECKS = {
     "tax_not_20_no_assumption": tax_not_20_without_assumption,
     "real_brand_name": real_brand_name,
@@ -148,6 +250,12 @@ CHECKS = {
     "rounding_wording_not_standard": rounding_not_standard,
     "beta_not_貝他係數": beta_not_glossary_term,
     "company_deal_under_500萬": company_deal_too_small,
+    "invalid_twse_tick": invalid_twse_tick,
+    "non_taifex_contract_terms": non_taifex_contract_terms,
+    "cash_report_rule_wrong": cash_report_rule_wrong,
+    "quantile_not_stated": quantile_not_stated,
+    "annuity_factor_not_stated": annuity_factor_not_stated,
+    "internet_bank_capital_under_100億": internet_bank_capital_too_small,
 }
 
 

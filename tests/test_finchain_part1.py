@@ -581,8 +581,9 @@ def _(p):
 
 @oracle("aml_basic1")
 def _(p):
-    tot = sum(v for k, v in p.items() if k.startswith("a"))
-    return [tot], "是" if tot >= p["threshold"] else "否"
+    # a 大額通貨交易 is one cash transaction of NT$500,000 or more: the day's deposits are not added up
+    singles = sorted((v for k, v in p.items() if k.startswith("a")), reverse=True)
+    return [singles[0]], "是" if any(v >= 500_000 for v in singles) else "否"
 
 
 @oracle("aml_basic2")
@@ -673,8 +674,9 @@ def _(p):
 @oracle("compliance_advanced1")
 def _(p):
     cf = p["fine_cut"] + p["labor"] - p["run"]
-    npv = float(npf.npv(p["r"], [-p["invest"]] + [cf] * p["n"]))
-    factor = -float(npf.pv(p["r"], p["n"], 1))
+    factor = round(-float(npf.pv(p["r"], p["n"], 1)) + 1e-12, 4)  # stated in the question to 4 decimals
+    assert abs(factor * cf - float(npf.npv(p["r"], [0] + [cf] * p["n"]))) <= 5e-5 * abs(cf) + 1e-6
+    npv = cf * factor - p["invest"]
     return [p["fine_cut"] + p["labor"], cf, factor, cf * factor, npv], npv
 
 

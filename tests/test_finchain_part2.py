@@ -658,7 +658,9 @@ def _(p):
 
 @oracle("risk_appetite_adv1")
 def _(p):
-    worst_earnings = NormalDist(p["earn"], p["sd"]).inv_cdf(1 - p["cl"])  # negative: a loss
+    # the question states the quantile to use (2.326 for 99%): the worst earnings are mean − z × sd
+    assert abs(p["z"] - NormalDist().inv_cdf(p["cl"])) < 5e-4
+    worst_earnings = p["earn"] - p["z"] * p["sd"]  # negative: a loss
     return (p["cap"] + worst_earnings) / p["rwa"] - p["minimum"], {"最差情境淨損失": -worst_earnings}
 
 
@@ -741,14 +743,18 @@ def _(p):
 
 @oracle("sensitivity_analysis_inter2")
 def _(p):
-    flows = [-p["inv"]] + [p["cf"]] * p["n"]
-    return npf.npv(p["r"] + p["dr"], flows) - npf.npv(p["r"], flows), {}
+    # the question states each annuity factor to 4 decimals: the NPVs use the stated factors
+    def factor(r):
+        return round(-float(npf.pv(r, p["n"], 1)) + 1e-12, 4)
+    return p["cf"] * (factor(p["r"] + p["dr"]) - factor(p["r"])), {}
 
 
 @oracle("sensitivity_analysis_adv1")
 def _(p):
+    factor = round(-float(npf.pv(p["r"], p["n"], 1)) + 1e-12, 4)  # the stated annuity factor
+
     def npv(vol):
-        return npf.npv(p["r"], [-p["inv"]] + [vol * (p["price"] - p["v"]) - p["fixed"]] * p["n"])
+        return (vol * (p["price"] - p["v"]) - p["fixed"]) * factor - p["inv"]
     base = npv(p["vol"])
     return (npv(p["vol"] * (1 + p["up"])) / base - 1) / p["up"], {"基本情境淨現值": base}
 
@@ -783,7 +789,8 @@ def _(p):
 
 @oracle("var_basic1")
 def _(p):
-    return -NormalDist(0, p["v"] * p["sd"]).inv_cdf(1 - p["cl"]), {}
+    assert abs(p["z"] - NormalDist().inv_cdf(p["cl"])) < 5e-4  # the stated table value, 3 decimals
+    return p["z"] * NormalDist(0, p["v"] * p["sd"]).stdev, {}
 
 
 @oracle("var_basic2")
@@ -801,14 +808,14 @@ def _(p):
 def _(p):
     x = np.array([p["v1"] * p["s1"], p["v2"] * p["s2"]])
     corr = np.array([[1, p["rho"]], [p["rho"], 1]])
-    z = NormalDist().inv_cdf(p["cl"])
+    z = p["z"]  # stated in the question
     return z * (x.sum() - math.sqrt(float(x @ corr @ x))), {}
 
 
 @oracle("var_adv1")
 def _(p):
     dist = NormalDist(0, p["v"] * p["sd"] * math.sqrt(p["t"]))  # the 10-day loss distribution directly
-    q = -dist.inv_cdf(1 - p["cl"])
+    q = p["z"] * dist.stdev  # the stated quantile, not the exact one
     return dist.stdev ** 2 * dist.pdf(q) / (1 - p["cl"]), {"十日風險值": q}
 
 

@@ -22,6 +22,7 @@ from finchain_tw_templates.common import (
     pick_rate,
 )
 from finchain_tw_templates.core import Problem, template
+from finchain_tw_templates.facts import twse_price
 
 D = "corporate_finance"
 
@@ -50,7 +51,7 @@ def cs_basic1(rng: random.Random) -> Problem:
 def cs_basic2(rng: random.Random) -> Problem:
     co = pick_company(rng)
     shares = pick_money(rng, 1_000_000, 50_000_000, 1_000)
-    price = pick_decimal(rng, 15, 300, 1)
+    price = twse_price(pick_decimal(rng, 15, 300, 1))
     debt = pick_money(rng, int(shares * price * 0.1), int(shares * price * 1.5), 10_000)
     q = (f"{co}公司流通在外普通股 {shares:,} 股，每股市價 {ntd(price)}；有息負債的市場價值為 {ntd(debt)}。"
          f"請以市場價值計算該公司資本結構中負債所占的比重。{ASK_PCT}")
@@ -119,7 +120,7 @@ def cs_adv1(rng: random.Random) -> Problem:
 @template(D, "dividend_policies", "dividend_policies_basic1", "基礎")
 def dp_basic1(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    price = pick_decimal(rng, 15, 600, 1)
+    price = twse_price(pick_decimal(rng, 15, 600, 1))
     dps = pick_decimal(rng, price * 0.01, price * 0.08, 2)
     q = (f"{co}公司今年宣告發放每股現金股利 {ntd(dps)}，目前股價為 {ntd(price)}。請計算現金股利殖利率。{ASK_PCT}")
     c = Chain()
@@ -177,7 +178,7 @@ def dp_inter2(rng: random.Random) -> Problem:
 @template(D, "dividend_policies", "dividend_policies_advanced1", "進階")
 def dp_adv1(rng: random.Random) -> Problem:
     co, who = pick_company(rng), pick_person(rng)
-    price = pick_decimal(rng, 20, 400, 1)
+    price = twse_price(pick_decimal(rng, 20, 400, 1))
     cash_div = pick_decimal(rng, 0.5, min(15, price * 0.1), 1)
     stock_div = pick_decimal(rng, 0.2, 2.0, 1)  # 元 per share of NT$10 par → 2%–20% shares
     held = pick_money(rng, 1_000, 50_000, 1_000)
@@ -219,7 +220,7 @@ def eps_basic2(rng: random.Random) -> Problem:
     ni = pick_money(rng, 10_000_000, 2_000_000_000, 100_000)
     shares = pick_money(rng, 5_000_000, 400_000_000, 10_000)
     eps_ = ni / shares
-    price = pick_decimal(rng, max(5.0, eps_ * 5), max(10.0, eps_ * 40), 1)
+    price = twse_price(pick_decimal(rng, max(5.0, eps_ * 5), max(10.0, eps_ * 40), 1))
     q = (f"{co}公司本年度稅後淨利 {ntd(ni)}，流通在外普通股 {shares:,} 股，目前股價 {ntd(price)}。"
          f"請計算該公司的本益比（倍）。{ASK_NUM}")
     c = Chain()
@@ -369,7 +370,7 @@ def wacc_inter2(rng: random.Random) -> Problem:
 def wacc_adv1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     shares = pick_money(rng, 10_000_000, 300_000_000, 100_000)
-    price = pick_decimal(rng, 20, 300, 1)
+    price = twse_price(pick_decimal(rng, 20, 300, 1))
     bonds = pick_money(rng, int(shares * price * 0.2 / 100_000), int(shares * price / 100_000), 1)  # D/E 0.2–1
     bond_price = pick_decimal(rng, 92, 108, 2)  # per NT$100 face
     d1 = pick_decimal(rng, price * 0.02, price * 0.06, 2)

@@ -279,7 +279,7 @@ def reg_inter1(rng: random.Random) -> Problem:
     stable = pick_money(rng, 1_000_000, 20_000_000, 1_000)
     total = q1 * p1 + q2 * p2 + stable
     reserve = pick_money(rng, int(total * 0.8), int(total * 0.995), 1_000)
-    q = (f"主管機關要求虛擬資產業者以準備資產全額支應客戶資產。{ex}的客戶共託管 {q1:,} 枚{names[0]}（每枚 {ntd(p1)}）、"
+    q = (f"假設主管機關要求虛擬資產業者以準備資產全額支應客戶資產。{ex}的客戶共託管 {q1:,} 枚{names[0]}（每枚 {ntd(p1)}）、"
          f"{q2:,} 枚{names[1]}（每枚 {ntd(p2)}）及價值 {ntd(stable)} 的穩定幣；交易所實際持有的準備資產價值為 "
          f"{ntd(reserve)}。請計算準備資產覆蓋率（準備資產 ÷ 客戶資產）。{ASK_PCT}")
     c = Chain()

@@ -26,6 +26,7 @@ from finchain_tw_templates.common import (
     usd,
 )
 from finchain_tw_templates.core import Problem, template
+from finchain_tw_templates.facts import INTERNET_BANK_MIN_CAPITAL
 
 D = "fintech"
 
@@ -104,8 +105,9 @@ def digital_banking_adv1(rng: random.Random) -> Problem:
         spread = pick_rate(rng, 1, 2.5, 0.05)
         fee = pick_money(rng, 100, 600, 10)
         cost = pick_money(rng, 150, 600, 10)
-        fixed = pick_money(rng, 100_000_000, 600_000_000, 10_000_000)
-        capital = pick_money(rng, 3_000_000_000, 10_000_000_000, 100_000_000)
+        fixed = pick_money(rng, 500_000_000, 3_000_000_000, 10_000_000)
+        # a pure-internet bank's paid-in capital is at least NT$100 億 (facts.INTERNET_BANK_MIN_CAPITAL)
+        capital = pick_money(rng, INTERNET_BANK_MIN_CAPITAL, 2 * INTERNET_BANK_MIN_CAPITAL, 100_000_000)
         if -0.10 < (n * (bal * spread + fee - cost) - fixed) / capital < 0.30:
             break
     c = Chain()

@@ -25,6 +25,12 @@ from finchain_tw_templates.common import (
     usd,
 )
 from finchain_tw_templates.core import Problem, template
+from finchain_tw_templates.facts import (
+    STOCK_OPTION_SHARES,
+    stock_option_premium,
+    stock_option_strike,
+    twse_price,
+)
 
 D = "markets"
 
@@ -36,6 +42,11 @@ def _n(x: float) -> float:
 
 def _px(v: float) -> str:
     return ntd(v, 4)
+
+
+def _close(v: float) -> str:
+    """A closing price as quoted: the decimals its TWSE tick needs (123.5, 12.35, 781)."""
+    return fmt_value(v)
 
 
 # ---------------------------------------------------------------- bond_pricing
@@ -217,9 +228,9 @@ def fx_adv1(rng: random.Random) -> Problem:
 @template(D, "option_pricing", "option_pricing_basic1", "基礎")
 def opt_basic1(rng: random.Random) -> Problem:
     who, co = pick_person(rng), pick_company(rng)
-    k = pick_money(rng, 20, 800, 5)
-    prem = pick_decimal(rng, k * 0.01, k * 0.1, 2)
-    st = pick_decimal(rng, k * 0.7, k * 1.4, 1)
+    k = stock_option_strike(pick_money(rng, 20, 800, 5))
+    prem = stock_option_premium(pick_decimal(rng, k * 0.01, k * 0.1, 2))
+    st = twse_price(pick_decimal(rng, k * 0.7, k * 1.4, 1))
     q = (f"{who}以每股 {ntd(prem)} 的權利金買進{co}公司股票的歐式買權，履約價格 {ntd(k)}。到期時股價為 {ntd(st)}。"
          f"請計算每股的損益（損失以負數表示）。{ASK_MONEY}")
     c = Chain()
@@ -230,12 +241,14 @@ def opt_basic1(rng: random.Random) -> Problem:
 
 @template(D, "option_pricing", "option_pricing_basic2", "基礎")
 def opt_basic2(rng: random.Random) -> Problem:
-    s = pick_decimal(rng, 20, 600, 1)
-    k = pick_money(rng, int(s * 0.8), int(s * 1.2), 5)
+    s = twse_price(pick_decimal(rng, 20, 600, 1))
+    k = stock_option_strike(pick_money(rng, int(s * 0.8), int(s * 1.2), 5))
     r = pick_rate(rng, 0.5, 5, 0.25)
     t = rng.choice([0.25, 0.5, 0.75, 1.0])
-    put = pick_decimal(rng, s * 0.01, s * 0.12, 2)
-    put = max(put, round(k * math.exp(-r * t) - s + 0.5, 2))  # keep the call price positive
+    put = stock_option_premium(pick_decimal(rng, s * 0.01, s * 0.12, 2))
+    floor = k * math.exp(-r * t) - s + 0.5  # keep the call price positive
+    if put < floor:
+        put = stock_option_premium(floor, lo=floor)
     q = (f"某股票現價 {ntd(s)}，履約價格 {ntd(k)}、{num(t * 12, 0)} 個月到期的歐式賣權價格為 {ntd(put)}，無風險利率 "
          f"{pct(r)}（連續複利）。請依買賣權平價關係計算同條件歐式買權的價格。{ASK_MONEY}")
     c = Chain()
@@ -250,7 +263,8 @@ def opt_inter1(rng: random.Random) -> Problem:
     up = pick_rate(rng, 8, 30, 1)
     down = pick_rate(rng, 8, 25, 1)
     r = pick_rate(rng, 0.5, min(4, up * 100 - 1), 0.25)
-    k = pick_money(rng, int(s * (1 - down)) + 5, int(s * (1 + up)) - 5, 5)
+    lo, hi = int(s * (1 - down)) + 5, int(s * (1 + up)) - 5
+    k = stock_option_strike(pick_money(rng, lo, hi, 5), lo, hi)
     q = (f"某股票現價 {ntd(s)}，一期後可能上漲 {pct(up, 0)} 或下跌 {pct(down, 0)}，一期無風險利率 {pct(r)}。請以單期二項式"
          f"模型計算履約價格 {ntd(k)} 的歐式買權價格。{ASK_MONEY}")
     c = Chain()
@@ -266,12 +280,14 @@ def opt_inter1(rng: random.Random) -> Problem:
 @template(D, "option_pricing", "option_pricing_intermediate2", "中級")
 def opt_inter2(rng: random.Random) -> Problem:
     who, co = pick_person(rng), pick_company(rng)
-    s0 = pick_decimal(rng, 30, 600, 1)
-    k = pick_money(rng, int(s0 * 1.0) + 1, int(s0 * 1.2) + 2, 1)
-    prem = pick_decimal(rng, s0 * 0.01, s0 * 0.06, 2)
-    st = pick_decimal(rng, s0 * 0.75, s0 * 1.35, 1)
-    shares = rng.choice([1_000, 2_000, 5_000, 10_000])
-    q = (f"{who}以每股 {ntd(s0)} 買進{co}公司股票 {shares:,} 股，同時賣出等量、履約價格 {ntd(k)} 的歐式買權（掩護性買權），"
+    s0 = twse_price(pick_decimal(rng, 30, 600, 1))
+    k = stock_option_strike(pick_money(rng, int(s0 * 1.0) + 1, int(s0 * 1.2) + 2, 1), lo=s0 + 0.01)
+    prem = stock_option_premium(pick_decimal(rng, s0 * 0.01, s0 * 0.06, 2))
+    st = twse_price(pick_decimal(rng, s0 * 0.75, s0 * 1.35, 1))
+    lots = rng.choice([1, 2, 3, 5])  # stock-option contracts of 2,000 shares (TAIFEX)
+    shares = lots * STOCK_OPTION_SHARES
+    q = (f"{who}以每股 {ntd(s0)} 買進{co}公司股票 {shares:,} 股，同時賣出 {lots} 口履約價格 {ntd(k)} 的股票選擇權買權"
+         f"（歐式，每口 {STOCK_OPTION_SHARES:,} 股，與持股等量，即掩護性買權），"
          f"每股收取權利金 {ntd(prem)}。到期時股價為 {ntd(st)}，請計算整體策略的損益。{ASK_MONEY}")
     c = Chain()
     stock = c.add("股票部位損益", (st - s0) * shares, f"（{ntd(st)} − {ntd(s0)}）× {shares:,}", ntd)
@@ -285,8 +301,8 @@ def opt_inter2(rng: random.Random) -> Problem:
 @template(D, "option_pricing", "option_pricing_advanced1", "進階")
 def opt_adv1(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    s = pick_decimal(rng, 20, 800, 1)
-    k = pick_money(rng, int(s * 0.8), int(s * 1.2), 5)
+    s = twse_price(pick_decimal(rng, 20, 800, 1))
+    k = stock_option_strike(pick_money(rng, int(s * 0.8), int(s * 1.2), 5))
     r = pick_rate(rng, 0.5, 5, 0.25)
     sigma = pick_rate(rng, 15, 60, 1)
     t = rng.choice([0.25, 0.5, 0.75, 1.0, 1.5, 2.0])
@@ -309,8 +325,8 @@ def opt_adv1(rng: random.Random) -> Problem:
 @template(D, "stock_market_analysis", "stock_market_analysis_basic1", "基礎")
 def sma_basic1(rng: random.Random) -> Problem:
     who, co = pick_person(rng), pick_company(rng)
-    p0 = pick_decimal(rng, 10, 800, 1)
-    p1 = pick_decimal(rng, p0 * 0.7, p0 * 1.5, 1)
+    p0 = twse_price(pick_decimal(rng, 10, 800, 1))
+    p1 = twse_price(pick_decimal(rng, p0 * 0.7, p0 * 1.5, 1))
     div = pick_decimal(rng, 0.1, p0 * 0.06, 2)
     q = (f"{who}年初以每股 {ntd(p0)} 買進{co}公司股票，持有一年間領取現金股利每股 {ntd(div)}，年底股價為 {ntd(p1)}。"
          f"請計算持有期間報酬率（虧損以負數表示）。{ASK_PCT}")
@@ -326,7 +342,7 @@ def sma_basic2(rng: random.Random) -> Problem:
     eq = pick_money(rng, 500_000_000, 100_000_000_000, 1_000_000)
     shares = pick_money(rng, int(eq / 80), int(eq / 8), 1_000)  # book value per share NT$8–80
     bvps_guess = eq / shares
-    price = pick_decimal(rng, bvps_guess * 0.5, bvps_guess * 5, 1)
+    price = twse_price(pick_decimal(rng, bvps_guess * 0.5, bvps_guess * 5, 1))
     q = (f"{co}公司權益總額 {ntd(eq)}，流通在外普通股 {shares:,} 股，目前股價 {ntd(price)}。請計算股價淨值比（倍）。{ASK_NUM}")
     c = Chain()
     bvps = c.add("每股淨值", eq / shares, f"{ntd(eq)} ÷ {shares:,}", _px)
@@ -338,23 +354,23 @@ def sma_basic2(rng: random.Random) -> Problem:
 def sma_inter1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     base = pick_decimal(rng, 20, 600, 1)
-    closes = [pick_decimal(rng, base * 0.93, base * 1.07, 1) for _ in range(6)]
-    q = (f"{co}公司股票最近 6 個交易日的收盤價依序為 {'、'.join(num(x, 1) for x in closes)} 元。請計算今日（最後一日）"
+    closes = [twse_price(pick_decimal(rng, base * 0.93, base * 1.07, 1)) for _ in range(6)]
+    q = (f"{co}公司股票最近 6 個交易日的收盤價依序為 {'、'.join(_close(x) for x in closes)} 元。請計算今日（最後一日）"
          f"的 5 日移動平均線，以及今日收盤價相對 5 日均線的乖離率。本題答案填乖離率。{ASK_PCT}")
     c = Chain()
-    c.add("昨日 5 日均價", sum(closes[:5]) / 5, f"（{' + '.join(num(x, 1) for x in closes[:5])}）÷ 5", _px)
-    ma = c.add("今日 5 日均價", sum(closes[1:]) / 5, f"（{' + '.join(num(x, 1) for x in closes[1:])}）÷ 5", _px)
-    bias = c.add("乖離率", (closes[-1] - ma) / ma, f"（{num(closes[-1], 1)} − {fmt_value(ma)}）÷ {fmt_value(ma)}", pct)
+    c.add("昨日 5 日均價", sum(closes[:5]) / 5, f"（{' + '.join(_close(x) for x in closes[:5])}）÷ 5", _px)
+    ma = c.add("今日 5 日均價", sum(closes[1:]) / 5, f"（{' + '.join(_close(x) for x in closes[1:])}）÷ 5", _px)
+    bias = c.add("乖離率", (closes[-1] - ma) / ma, f"（{_close(closes[-1])} − {fmt_value(ma)}）÷ {fmt_value(ma)}", pct)
     return c.numeric(q, bias, pct(bias), params={f"c{i}": x for i, x in enumerate(closes)})
 
 
 @template(D, "stock_market_analysis", "stock_market_analysis_intermediate2", "中級")
 def sma_inter2(rng: random.Random) -> Problem:
     who, co = pick_person(rng), pick_company(rng)
-    price = pick_decimal(rng, 20, 500, 1)
+    price = twse_price(pick_decimal(rng, 20, 500, 1))
     shares = rng.choice([1_000, 2_000, 3_000, 5_000, 10_000])
     ratio = rng.choice([0.4, 0.5, 0.6])
-    p1 = pick_decimal(rng, price * 0.6, price * 1.1, 1)
+    p1 = twse_price(pick_decimal(rng, price * 0.6, price * 1.1, 1))
     q = (f"{who}以融資買進{co}公司股票 {shares:,} 股，成交價 {ntd(price)}，融資成數 {pct(ratio, 0)}（不計手續費與利息）。"
          f"若股價{'跌' if p1 < price else '漲'}到 {ntd(p1)}，請計算其融資維持率（股票市值 ÷ 融資金額）。{ASK_PCT}")
     c = Chain()
@@ -368,8 +384,8 @@ def sma_inter2(rng: random.Random) -> Problem:
 @template(D, "stock_market_analysis", "stock_market_analysis_advanced1", "進階")
 def sma_adv1(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    p0 = pick_decimal(rng, 20, 600, 1)
-    p1 = pick_decimal(rng, p0 * 0.75, p0 * 1.4, 1)
+    p0 = twse_price(pick_decimal(rng, 20, 600, 1))
+    p1 = twse_price(pick_decimal(rng, p0 * 0.75, p0 * 1.4, 1))
     div = pick_decimal(rng, 0.1, p0 * 0.05, 2)
     rf = pick_rate(rng, 0.5, 3, 0.25)
     rm = pick_rate(rng, -10, 25, 0.5)

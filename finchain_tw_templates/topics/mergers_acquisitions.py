@@ -25,6 +25,7 @@ from finchain_tw_templates.common import (
     times,
 )
 from finchain_tw_templates.core import Problem, template
+from finchain_tw_templates.facts import twse_price
 
 D = "mergers_acquisitions"
 
@@ -39,7 +40,7 @@ def shares_text(n: float) -> str:
 @template(D, "deal_structure", "deal_structure_basic1", "基礎")
 def deal_structure_basic1(rng: random.Random) -> Problem:
     acq, tgt = pick_companies(rng, 2)
-    pa = pick_decimal(rng, 40, 300, 1)
+    pa = twse_price(pick_decimal(rng, 40, 300, 1))
     offer = pick_decimal(rng, 20, 200, 1)
     nt = pick_money(rng, 5_000_000, 80_000_000, 100_000)
     c = Chain()
@@ -87,7 +88,7 @@ def deal_structure_inter2(rng: random.Random) -> Problem:
     ni_t = pick_money(rng, 50_000_000, 1_000_000_000, 10_000_000)
     # price at a plausible P/E, and a deal P/E near it, so accretion stays within a realistic band
     pe_a = rng.uniform(10, 25)
-    pa = round(ni_a / na * pe_a, 1)
+    pa = twse_price(ni_a / na * pe_a)
     deal = pick_money(rng, round(ni_t * pe_a * 0.7), round(ni_t * pe_a * 1.4), 10_000_000)
     c = Chain()
     eps = c.add("併購前每股盈餘", ni_a / na, f"{ntd(ni_a)} ÷ {num(na)}", lambda x: ntd(x, 4))
@@ -107,7 +108,7 @@ def deal_structure_adv1(rng: random.Random) -> Problem:
     ni_a = pick_money(rng, 1_000_000_000, 6_000_000_000, 10_000_000)
     na = pick_money(rng, 200_000_000, 1_000_000_000, 10_000_000)
     pe_a = rng.uniform(10, 22)
-    pa = round(ni_a / na * pe_a, 1)
+    pa = twse_price(ni_a / na * pe_a)
     ni_t = pick_money(rng, 100_000_000, 1_200_000_000, 10_000_000)
     deal = pick_money(rng, round(ni_t * pe_a * 0.7), round(ni_t * pe_a * 1.4), 10_000_000)
     cash_w = pick_rate(rng, 30, 70, 5)

@@ -26,6 +26,7 @@ from finchain_tw_templates.common import (
     pick_rate,
 )
 from finchain_tw_templates.core import Problem, template
+from finchain_tw_templates.facts import twse_price
 
 D = "personal_finance"
 
@@ -250,8 +251,8 @@ def loan_repayment_adv1(rng: random.Random) -> Problem:
 @template(D, "personal_investment", "personal_investment_basic1", "基礎")
 def personal_investment_basic1(rng: random.Random) -> Problem:
     who = pick_person(rng)
-    p0 = pick_decimal(rng, 20, 600, 1)
-    p1 = pick_decimal(rng, p0 * 0.75, p0 * 1.4, 1)
+    p0 = twse_price(pick_decimal(rng, 20, 600, 1))
+    p1 = twse_price(pick_decimal(rng, p0 * 0.75, p0 * 1.4, 1))
     div = pick_decimal(rng, p0 * 0.01, p0 * 0.07, 1)
     c = Chain()
     gain = c.add("每股總收益", p1 - p0 + div, f"{ntd(p1)} − {ntd(p0)} + {ntd(div)}", lambda x: ntd(x, 2))
@@ -281,8 +282,8 @@ def personal_investment_basic2(rng: random.Random) -> Problem:
 def personal_investment_inter1(rng: random.Random) -> Problem:
     who = pick_person(rng)
     lots = rng.randint(1, 10)
-    buy = pick_decimal(rng, 15, 300, 1)
-    sell = pick_decimal(rng, buy * 0.85, buy * 1.3, 1)
+    buy = twse_price(pick_decimal(rng, 15, 300, 1))
+    sell = twse_price(pick_decimal(rng, buy * 0.85, buy * 1.3, 1))
     fee = 0.001425
     disc = rng.choice([0.28, 0.5, 0.6, 0.65])
     min_fee = 20

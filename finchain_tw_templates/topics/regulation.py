@@ -23,9 +23,18 @@ from finchain_tw_templates.common import (
     pick_rate,
 )
 from finchain_tw_templates.core import Problem, template
+from finchain_tw_templates.facts import (
+    CASH_REPORT_BODY,
+    CASH_REPORT_DAYS,
+    CASH_REPORT_THRESHOLD,
+    CET1_BASE_MIN,
+    CONSERVATION_BUFFER,
+    annuity_factor,
+    annuity_factor_given,
+)
 
 D = "regulation"
-CASH_THRESHOLD = 500_000  # 一定金額以上通貨交易的申報門檻（題目中明示）
+CASH_THRESHOLD = CASH_REPORT_THRESHOLD  # 大額通貨交易：單筆現金收付達 NT$50 萬（facts.py）
 
 
 def _pts(v: float) -> str:
@@ -38,16 +47,18 @@ def _pts(v: float) -> str:
 @template(D, "aml", "aml_basic1", "基礎")
 def aml_basic1(rng: random.Random) -> Problem:
     bank, who = pick_bank(rng), pick_person(rng)
-    n = rng.randint(2, 3)  # one deposit would make the 「合計」 step restate a given
-    amounts = [pick_money(rng, 50_000, 450_000, 1_000) for _ in range(n)]
+    n = rng.randint(2, 3)
+    amounts = [pick_money(rng, 50_000, 800_000, 1_000) for _ in range(n)]
     listing = "、".join(ntd(a) for a in amounts)
-    q = (f"{bank}的客戶{who}於同一營業日在臨櫃辦理 {n} 筆現金存款，金額分別為 {listing}。依題設規則，同一客戶同一"
-         f"營業日的現金交易合計達 {ntd(CASH_THRESHOLD)}（含）以上，銀行須向主管機關申報大額通貨交易。請判斷本案是否"
-         f"須申報（回答「是」或「否」）。")
+    q = (f"{bank}的客戶{who}於同一營業日在臨櫃辦理 {n} 筆現金存款，金額分別為 {listing}。依洗錢防制相關規定，"
+         f"金融機構對單筆現金收付達 {ntd(CASH_THRESHOLD)}（含等值外幣）以上的通貨交易，須於交易完成後 "
+         f"{CASH_REPORT_DAYS} 個營業日內向{CASH_REPORT_BODY}申報大額通貨交易。請判斷{bank}是否須就本案申報"
+         f"大額通貨交易（回答「是」或「否」）。")
     c = Chain()
-    tot = c.add("當日現金交易合計", sum(amounts), " + ".join(ntd(a) for a in amounts), ntd)
-    need = tot >= CASH_THRESHOLD
-    c.note(f"與申報門檻 {ntd(CASH_THRESHOLD)} 比較", "達門檻" if need else "未達門檻")
+    top = c.add("單筆最大現金存款", max(amounts), "（" + "、".join(ntd(a) for a in amounts) + "）中的最大者", ntd)
+    need = top >= CASH_THRESHOLD
+    c.note(f"以單筆金額與申報門檻 {ntd(CASH_THRESHOLD)} 比較（各筆不合併計算）",
+           "有單筆達門檻" if need else "沒有單筆達門檻")
     params = {"threshold": CASH_THRESHOLD, **{f"a{i}": a for i, a in enumerate(amounts)}}
     return c.categorical(q, "是" if need else "否", params=params)
 
@@ -85,8 +96,8 @@ def aml_inter2(rng: random.Random) -> Problem:
     bank, who = pick_bank(rng), pick_person(rng)
     amounts = [pick_money(rng, 150_000, 499_000, 1_000) for _ in range(3)]
     days = sorted(rng.sample(range(1, 8), 3))
-    q = (f"{bank}的監控規則：同一客戶 7 日內有多筆單筆未達 {ntd(CASH_THRESHOLD)} 的現金存款，但合計達 {ntd(CASH_THRESHOLD)} "
-         f"的 2 倍（含）以上，且平均單筆金額達門檻的 70%（含）以上，即列為疑似分散交易，須進一步審查。客戶{who}在第 "
+    q = (f"{bank}的監控規則：同一客戶 7 日內有多筆單筆未達大額通貨交易申報門檻 {ntd(CASH_THRESHOLD)} 的現金存款，"
+         f"但合計達 {ntd(CASH_THRESHOLD)} 的 2 倍（含）以上，且平均單筆金額達門檻的 70%（含）以上，即列為疑似分散交易，須進一步審查。客戶{who}在第 "
          f"{days[0]}、{days[1]}、{days[2]} 天分別存入現金 {ntd(amounts[0])}、{ntd(amounts[1])}、{ntd(amounts[2])}。"
          f"請判斷是否列為疑似分散交易（回答「是」或「否」）。")
     c = Chain()
@@ -140,7 +151,7 @@ def basel_basic2(rng: random.Random) -> Problem:
     bank = pick_bank(rng)
     rwa = pick_money(rng, 100_000_000_000, 2_000_000_000_000, 1_000_000_000)
     cet1 = pick_money(rng, int(rwa * 0.05), int(rwa * 0.1), 100_000_000)
-    minimum, buffer = 0.045, 0.025
+    minimum, buffer = CET1_BASE_MIN, CONSERVATION_BUFFER
     q = (f"{bank}的普通股權益第一類資本為 {ntd(cet1)}，風險性資產總額 {ntd(rwa)}。若最低普通股權益比率為 {pct(minimum, 1)}，"
          f"另須加計 {pct(buffer, 1)} 的留存緩衝資本，請判斷該行是否符合要求（回答「是」或「否」）。")
     c = Chain()
@@ -290,12 +301,14 @@ def comp_adv1(rng: random.Random) -> Problem:
     n = rng.randint(3, 8)
     r = pick_rate(rng, 3, 10, 0.5)
     q = (f"{co}公司評估導入法遵科技系統：期初投資 {ntd(invest)}，之後 {n} 年每年可減少預期罰鍰 {ntd(fine_cut)}、"
-         f"節省人工審核成本 {ntd(labor)}，但每年須支付系統維運費 {ntd(run)}。折現率 {pct(r, 1)}，效益於每年年底發生。"
+         f"節省人工審核成本 {ntd(labor)}，但每年須支付系統維運費 {ntd(run)}。折現率 {pct(r, 1)}，效益於每年年底發生"
+         f"（{annuity_factor_given(r, n)}）。"
          f"請計算此方案的淨現值。{ASK_MONEY}")
     c = Chain()
     gain = c.add("每年效益合計", fine_cut + labor, f"{ntd(fine_cut)} + {ntd(labor)}", ntd)
     cf = c.add("每年淨現金流量", gain - run, f"{ntd(gain)} − {ntd(run)}", ntd)
-    disc = c.add("年金現值因子", (1 - (1 + r) ** -n) / r, f"〔1 − （1 + {pct(r, 1)}）^−{n}〕÷ {pct(r, 1)}")
+    disc = c.add("年金現值因子", annuity_factor(r, n), f"〔1 − （1 + {pct(r, 1)}）^−{n}〕÷ {pct(r, 1)}",
+                 lambda v: f"{v:.4f}")
     pv = c.add("淨現金流量現值", cf * disc, f"{ntd(cf)} × {fmt_value(disc)}", ntd)
     npv = c.add("淨現值", pv - invest, f"{ntd(pv)} − {ntd(invest)}", ntd)
     return c.numeric(q, npv, ntd(npv), params={"fine_cut": fine_cut, "labor": labor, "run": run, "invest": invest,

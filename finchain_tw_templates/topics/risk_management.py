@@ -28,14 +28,26 @@ from finchain_tw_templates.common import (
     plus,
 )
 from finchain_tw_templates.core import Problem, template
+from finchain_tw_templates.facts import annuity_factor, annuity_factor_given, z_value
 
 D = "risk_management"
 STD_NORMAL = NormalDist()
 
 
 def z_of(cl: float) -> float:
-    """One-sided standard-normal quantile for a confidence level (0.99 → 2.3263)."""
-    return STD_NORMAL.inv_cdf(cl)
+    """The one-sided standard-normal quantile a question states and computes with (0.99 → 2.326): a table
+    value is given, so a model that uses it is not marked wrong by the rounding of its own table."""
+    return z_value(cl)
+
+
+def level(cl: float) -> str:
+    """A confidence level as written: 「99%」, 「97.5%」."""
+    return pct(cl, 0 if round(cl * 100, 6).is_integer() else 1)
+
+
+def z_given(cl: float) -> str:
+    """The confidence level with the quantile to use: 「99% 信賴水準（單尾 z 值以 2.326 計）」."""
+    return f"{level(cl)} 信賴水準（單尾 z 值以 {z_of(cl):.3f} 計）"
 
 
 def par(s: str) -> str:
@@ -241,16 +253,17 @@ def risk_appetite_adv1(rng: random.Random) -> Problem:
         if loss > 0 and (cap - loss) / rwa > 0.05:
             break
     c = Chain()
-    zz = c.add("單尾 z 值", z, f"標準常態分配 {pct(cl, 0)} 分位數", lambda x: num(x, 4))
-    ul = c.add("非預期盈餘變動", zz * sd, f"{num(zz, 4)} × {ntd(sd)}", ntd)
+    ul = c.add("非預期盈餘變動", z * sd, f"{z:.3f} × {ntd(sd)}", ntd)
     worst = c.add("最差情境淨損失", ul - earn, f"{ntd(ul)} − {ntd(earn)}", ntd)
     post = c.add("壓力後合格資本", cap - worst, f"{ntd(cap)} − {ntd(worst)}", ntd)
     car = c.add("壓力後資本適足率", post / rwa, f"{ntd(post)} ÷ {ntd(rwa)}", pct)
     buf = c.add("高於最低要求的緩衝", car - minimum, f"{pct(car)} − {pct(minimum)}", pct)
     q = (f"{bank}合格資本 {ntd(cap)}、風險性資產 {ntd(rwa)}。明年稅後盈餘預期為 {ntd(earn)}，標準差 {ntd(sd)}，假設呈常態分配。"
-         f"風險胃納以 {pct(cl, 0)} 信賴水準的最差盈餘情境衡量（盈餘為負即為損失，直接減少資本，風險性資產不變）。"
+         f"風險胃納以 {level(cl)} 信賴水準的最差盈餘情境衡量（單尾 z 值以 {z:.3f} 計；盈餘為負即為損失，直接減少資本，"
+         f"風險性資產不變）。"
          f"假設法定最低資本適足率 {pct(minimum)}，請問最差情境下資本適足率高於最低要求多少？{ask(2, '百分比', '不足時為負值')}")
-    return c.numeric(q, buf, pct(buf), {"cap": cap, "rwa": rwa, "earn": earn, "sd": sd, "cl": cl, "minimum": minimum})
+    return c.numeric(q, buf, pct(buf), {"cap": cap, "rwa": rwa, "earn": earn, "sd": sd, "cl": cl, "minimum": minimum,
+                                        "z": z})
 
 
 # ---------------------------------------------------------------- risk_metrics
@@ -516,12 +529,13 @@ def sensitivity_analysis_inter2(rng: random.Random) -> Problem:
     inv = pick_money(rng, round(annuity_pv(cf, r, n) * 0.7), round(annuity_pv(cf, r, n) * 0.95), 100_000)
     dr = rng.choice([0.01, 0.02])
     c = Chain()
-    n1 = c.add("原折現率下的淨現值", annuity_pv(cf, r, n) - inv, f"{ntd(cf)} × 年金現值因子({pct(r, 1)}, {n} 年) − {ntd(inv)}", ntd)
-    n2 = c.add("折現率提高後的淨現值", annuity_pv(cf, r + dr, n) - inv,
-               f"{ntd(cf)} × 年金現值因子({pct(r + dr, 1)}, {n} 年) − {ntd(inv)}", ntd)
+    af0, af1 = annuity_factor(r, n), annuity_factor(r + dr, n)
+    n1 = c.add("原折現率下的淨現值", cf * af0 - inv, f"{ntd(cf)} × {af0:.4f} − {ntd(inv)}", ntd)
+    n2 = c.add("折現率提高後的淨現值", cf * af1 - inv, f"{ntd(cf)} × {af1:.4f} − {ntd(inv)}", ntd)
     d = c.add("淨現值變動金額", n2 - n1, f"{ntd(n2)} − {ntd(n1)}", ntd)
-    q = (f"{co}的投資計畫期初成本 {ntd(inv)}，之後 {n} 年每年年底淨現金流入 {ntd(cf)}，目前折現率 {pct(r, 1)}。"
-         f"若折現率上升 {pct(dr, 0)}（即 {pct(r + dr, 1)}），請問淨現值會變動多少？{ask(0, '新臺幣元', '減少時為負值')}")
+    q = (f"{co}的投資計畫期初成本 {ntd(inv)}，之後 {n} 年每年年底淨現金流入 {ntd(cf)}，目前折現率 {pct(r, 1)}"
+         f"（{annuity_factor_given(r, n)}）。若折現率上升 {dr * 100:.0f} 個百分點（即 {pct(r + dr, 1)}，"
+         f"{annuity_factor_given(r + dr, n)}），請問淨現值會變動多少？{ask(0, '新臺幣元', '減少時為負值')}")
     return c.numeric(q, d, ntd(d, 0), {"inv": inv, "n": n, "cf": cf, "r": r, "dr": dr})
 
 
@@ -542,14 +556,15 @@ def sensitivity_analysis_adv1(rng: random.Random) -> Problem:
     up = 0.1
     c = Chain()
     base_cf = c.add("基本情境每年現金流量", cf, f"{num(vol)} × ({ntd(price)} − {ntd(v)}) − {ntd(fixed)}", ntd)
-    base = c.add("基本情境淨現值", annuity_pv(base_cf, r, n) - inv, f"{ntd(base_cf)} × 年金現值因子({pct(r, 1)}, {n} 年) − {ntd(inv)}", ntd)
+    af = annuity_factor(r, n)
+    base = c.add("基本情境淨現值", base_cf * af - inv, f"{ntd(base_cf)} × {af:.4f} − {ntd(inv)}", ntd)
     new_cf = c.add("銷量增加後每年現金流量", vol * (1 + up) * (price - v) - fixed,
                    f"{num(vol)} × 1.1 × ({ntd(price)} − {ntd(v)}) − {ntd(fixed)}", ntd)
-    new = c.add("銷量增加後淨現值", annuity_pv(new_cf, r, n) - inv, f"{ntd(new_cf)} × 年金現值因子({pct(r, 1)}, {n} 年) − {ntd(inv)}", ntd)
+    new = c.add("銷量增加後淨現值", new_cf * af - inv, f"{ntd(new_cf)} × {af:.4f} − {ntd(inv)}", ntd)
     chg = c.add("淨現值變動率", new / base - 1, f"{ntd(new)} ÷ {ntd(base)} − 1", pct)
     el = c.add("淨現值對銷量的彈性", chg / up, f"{pct(chg)} ÷ {pct(up, 0)}")
     q = (f"{co}評估一項 {n} 年期計畫：期初投資 {ntd(inv)}，每年銷量 {num(vol)} 件，售價 {ntd(price)}，單位變動成本 {ntd(v)}，"
-         f"每年固定付現成本 {ntd(fixed)}（不考慮所得稅與折舊），折現率 {pct(r, 1)}。若銷量比基本情境增加 {pct(up, 0)}，"
+         f"每年固定付現成本 {ntd(fixed)}（不考慮所得稅與折舊），折現率 {pct(r, 1)}（{annuity_factor_given(r, n)}）。若銷量比基本情境增加 {pct(up, 0)}，"
          f"請問淨現值對銷量的彈性（淨現值變動率 ÷ 銷量變動率）是多少？{ASK_NUM}")
     return c.numeric(q, el, num(el, 2), {"n": n, "r": r, "vol": vol, "price": price, "v": v, "fixed": fixed, "inv": inv,
                                          "up": up})
@@ -664,11 +679,11 @@ def var_basic1(rng: random.Random) -> Problem:
     sd = pick_rate(rng, 0.5, 3, 0.1)
     cl = rng.choice([0.95, 0.99])
     c = Chain()
-    z = c.add("單尾 z 值", z_of(cl), f"標準常態分配 {pct(cl, 0)} 分位數", lambda x: num(x, 4))
-    var = c.add("一日風險值", v * z * sd, f"{ntd(v)} × {num(z, 4)} × {pct(sd, 1)}", ntd)
+    z = z_of(cl)
+    var = c.add("一日風險值", v * z * sd, f"{ntd(v)} × {z:.3f} × {pct(sd, 1)}", ntd)
     q = (f"{co}的股票部位市值 {ntd(v)}，日報酬率標準差 {pct(sd, 1)}，假設日報酬率呈平均數為 0 的常態分配。"
-         f"請問 {pct(cl, 0)} 信賴水準下的一日風險值（VaR）是多少？{ASK_MONEY_INT}")
-    return c.numeric(q, var, ntd(var, 0), {"v": v, "sd": sd, "cl": cl})
+         f"請問 {z_given(cl)}下的一日風險值（VaR）是多少？{ASK_MONEY_INT}")
+    return c.numeric(q, var, ntd(var, 0), {"v": v, "sd": sd, "cl": cl, "z": z})
 
 
 @template(D, "var", "var_basic2", "基礎")
@@ -717,15 +732,16 @@ def var_inter2(rng: random.Random) -> Problem:
     cl = 0.99
     z = z_of(cl)
     c = Chain()
-    a = c.add("股票部位風險值", v1 * z * s1, f"{ntd(v1)} × {num(z, 4)} × {pct(s1, 1)}", ntd)
-    b = c.add("債券部位風險值", v2 * z * s2, f"{ntd(v2)} × {num(z, 4)} × {pct(s2, 1)}", ntd)
+    a = c.add("股票部位風險值", v1 * z * s1, f"{ntd(v1)} × {z:.3f} × {pct(s1, 1)}", ntd)
+    b = c.add("債券部位風險值", v2 * z * s2, f"{ntd(v2)} × {z:.3f} × {pct(s2, 1)}", ntd)
     p = c.add("投資組合風險值", math.sqrt(a * a + b * b + 2 * rho * a * b), f"√({ntd(a)}² + {ntd(b)}² + 2 × {par(str(rho))} × {ntd(a)} × {ntd(b)})",
               ntd)
     ben = c.add("分散效果", a + b - p, f"{ntd(a)} + {ntd(b)} − {ntd(p)}", ntd)
     q = (f"{co}持有股票部位 {ntd(v1)}（日報酬率標準差 {pct(s1, 1)}）與債券部位 {ntd(v2)}（日報酬率標準差 {pct(s2, 1)}），"
-         f"兩者日報酬率相關係數 {rho}，假設呈平均數為 0 的常態分配。請以 {pct(cl, 0)} 信賴水準分別計算個別風險值與投資組合風險值，"
+         f"兩者日報酬率相關係數 {rho}，假設呈平均數為 0 的常態分配。請以 {z_given(cl)}分別計算個別風險值與投資組合風險值，"
          f"請問分散效果（個別風險值加總減投資組合風險值）是多少？{ASK_MONEY_INT}")
-    return c.numeric(q, ben, ntd(ben, 0), {"v1": v1, "v2": v2, "s1": s1, "s2": s2, "rho": rho, "cl": cl})
+    return c.numeric(q, ben, ntd(ben, 0), {"v1": v1, "v2": v2, "s1": s1, "s2": s2, "rho": rho, "cl": cl,
+                                              "z": z})
 
 
 @template(D, "var", "var_adv1", "進階")
@@ -736,13 +752,13 @@ def var_adv1(rng: random.Random) -> Problem:
     cl = rng.choice([0.975, 0.99])
     t = 10
     c = Chain()
-    z = c.add("單尾 z 值", z_of(cl), f"標準常態分配 {pct(cl, 1)} 分位數", lambda x: num(x, 4))
-    phi = c.add("z 值處的標準常態密度", STD_NORMAL.pdf(z), f"e^(−{num(z, 4)}² ÷ 2) ÷ √(2π)", lambda x: num(x, 6))
-    var1 = c.add("一日風險值", v * z * sd, f"{ntd(v)} × {num(z, 4)} × {pct(sd, 1)}", ntd)
+    z = z_of(cl)
+    phi = c.add("z 值處的標準常態密度", STD_NORMAL.pdf(z), f"e^(−{z:.3f}² ÷ 2) ÷ √(2π)", lambda x: num(x, 6))
+    var1 = c.add("一日風險值", v * z * sd, f"{ntd(v)} × {z:.3f} × {pct(sd, 1)}", ntd)
     es1 = c.add("一日預期短缺（ES）", v * sd * phi / (1 - cl), f"{ntd(v)} × {pct(sd, 1)} × {num(phi, 6)} ÷ (1 − {pct(cl, 1)})", ntd)
     c.add("十日風險值", var1 * math.sqrt(t), f"{ntd(var1)} × √{t}", ntd)
     es_t = c.add("十日預期短缺（ES）", es1 * math.sqrt(t), f"{ntd(es1)} × √{t}", ntd)
     q = (f"{bank}的交易部位市值 {ntd(v)}，日報酬率標準差 {pct(sd, 1)}，假設呈平均數為 0 的常態分配且每日獨立。"
-         f"請計算 {pct(cl, 1)} 信賴水準下的一日風險值與一日預期短缺（ES，即損失超過風險值時的平均損失），"
+         f"請計算 {z_given(cl)}下的一日風險值與一日預期短缺（ES，即損失超過風險值時的平均損失），"
          f"再以平方根法則換算為 {t} 日。請問 {t} 日預期短缺是多少？{ASK_MONEY_INT}")
-    return c.numeric(q, es_t, ntd(es_t, 0), {"v": v, "sd": sd, "cl": cl, "t": t})
+    return c.numeric(q, es_t, ntd(es_t, 0), {"v": v, "sd": sd, "cl": cl, "t": t, "z": z})

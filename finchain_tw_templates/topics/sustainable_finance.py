@@ -26,6 +26,7 @@ from finchain_tw_templates.common import (
     pick_rate,
 )
 from finchain_tw_templates.core import Problem, template
+from finchain_tw_templates.facts import CARBON_FEE_DEDUCTION, CARBON_FEE_RATES
 
 D = "sustainable_finance"
 
@@ -64,9 +65,9 @@ def carbon_credits_basic1(rng: random.Random) -> Problem:
 @template(D, "carbon_credits", "carbon_credits_basic2", "基礎")
 def carbon_credits_basic2(rng: random.Random) -> Problem:
     co = pick_company(rng)
-    threshold = 25_000
+    threshold = CARBON_FEE_DEDUCTION
     emis = pick_money(rng, 26_000, 500_000, 100)
-    rate = rng.choice([100, 300, 500])
+    rate = rng.choice(CARBON_FEE_RATES)  # 一般費率 NT$300, 優惠費率 NT$100 / NT$50 (facts.py)
     c = Chain()
     base = c.add("計費排放量", emis - threshold, f"{num(emis)} − {num(threshold)}", lambda x: tons(x))
     fee = c.add("應繳碳費", base * rate, f"{num(base)} × {ntd(rate)}", ntd)

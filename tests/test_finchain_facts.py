@@ -1,0 +1,197 @@
+"""FinChain-TW states Taiwan rules correctly (issue 30 point 4): the facts of finchain_tw_templates/FACTS.md
+(facts.py) — the 大額通貨交易 rule, TWSE ticks, TAIFEX stock-option terms, a pure-internet bank's capital, the
+stated table values — and the realism checks that count departures from them, each with accept and reject
+cases, then every template over many seeds."""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from finchain_tw_templates import facts, realism
+from finchain_tw_templates.core import REGISTRY, Problem
+from finchain_tw_templates.generate import ordered_specs, run_template
+
+SEEDS = range(200)
+FACTS_MD = Path(__file__).resolve().parent.parent / "finchain_tw_templates" / "FACTS.md"
+
+
+def _run(template_id: str, seed: int) -> Problem:
+    return REGISTRY[template_id].func(random.Random(f"{template_id}:{seed}"))
+
+
+@functools.lru_cache(maxsize=1)
+def problems() -> tuple[tuple[str, int, Problem], ...]:
+    return tuple((spec.template_id, seed, run_template(spec, seed)) for spec in ordered_specs() for seed in range(60))
+
+
+def _rec(question: str) -> dict:
+    return {"question": question, "solution": "步驟 1：x = 1\n答案：1", "answer": "1", "answer_type": "numeric",
+            "template_id": "x_basic1", "difficulty": "基礎", "steps": [{"label": "x", "value": 1.0}]}
+
+
+# ---------------------------------------------------------------- the grids accept and reject
+
+
+@pytest.mark.parametrize("price, ok", [
+    (9.99, True), (9.995, False), (10.05, True), (12.34, False), (49.95, True), (50.1, True), (50.15, False),
+    (99.9, True), (123.5, True), (123.7, False), (499.5, True), (523.0, True), (523.5, False), (1_005.0, True),
+    (1_001.0, False), (0.0, False),
+])
+def test_twse_tick_grid(price, ok):
+    assert facts.is_twse_price(price) is ok
+
+
+def test_twse_price_snaps_to_the_nearest_valid_price_in_range():
+    rng = random.Random(7)
+    for _ in range(20_000):
+        lo = rng.uniform(1, 1_500)
+        hi = lo * rng.uniform(1.05, 2)
+        x = facts.pick_twse_price(rng, lo, hi)
+        assert facts.is_twse_price(x) and lo - 1e-9 <= x <= hi + 1e-9, (lo, hi, x)
+        y = rng.uniform(1, 2_000)
+        assert abs(facts.twse_price(y) - y) <= facts.twse_tick(y) / 2 + 1e-9
+
+
+@pytest.mark.parametrize("strike, ok", [
+    (2.2, True), (2.3, False), (12.5, True), (12.7, False), (37.0, True), (37.5, False), (57.5, True), (58.0, False),
+    (105.0, True), (107.0, False), (260.0, True), (255.0, False), (990.0, True), (1_050.0, True), (1_010.0, False),
+])
+def test_taifex_stock_option_strike_grid(strike, ok):
+    assert facts.is_stock_option_strike(strike) is ok
+
+
+@pytest.mark.parametrize("premium, ok", [
+    (4.99, True), (5.03, False), (5.05, True), (13.27, False), (16.3, True), (16.35, False), (60.5, True),
+    (60.3, False), (151.0, True), (151.5, False), (1_005.0, True),
+])
+def test_taifex_stock_option_premium_grid(premium, ok):
+    assert facts.is_stock_option_premium(premium) is ok
+
+
+# ---------------------------------------------------------------- the checks accept and reject
+
+
+@pytest.mark.parametrize("check, bad, good", [
+    (realism.invalid_twse_tick, "年初以每股 NT$123.7 買進", "年初以每股 NT$123.5 買進"),
+    (realism.invalid_twse_tick, "股價為每股 NT$523.5，", "股價為每股 NT$524，"),
+    (realism.invalid_twse_tick, "收盤價依序為 123.7、124.5 元。", "收盤價依序為 123.5、124.5 元。"),
+    (realism.non_taifex_contract_terms, "買進某股票的歐式買權，履約價格 NT$255。", "買進某股票的歐式買權，履約價格 NT$260。"),
+    (realism.non_taifex_contract_terms, "以每股 NT$13.27 的權利金買進某公司股票的歐式買權，履約價格 NT$200。",
+     "以每股 NT$13.25 的權利金買進某公司股票的歐式買權，履約價格 NT$200。"),
+    (realism.non_taifex_contract_terms, "賣出 2 口股票選擇權（每口 1,000 股）", "賣出 2 口股票選擇權（每口 2,000 股）"),
+    (realism.non_taifex_contract_terms, "臺指選擇權每點 NT$200。", "臺指選擇權每點 NT$50。"),
+    (realism.non_taifex_contract_terms, "小型臺指每點 NT$200。", "小型臺指每點 NT$50，臺股期貨每點 NT$200。"),
+    (realism.cash_report_rule_wrong,
+     "同一客戶同一營業日的現金交易合計達 NT$500,000（含）以上，銀行須向主管機關申報大額通貨交易。",
+     "金融機構對單筆現金收付達 NT$500,000（含等值外幣）以上的通貨交易，須於 5 個營業日內向法務部調查局申報大額通貨交易。"),
+    (realism.cash_report_rule_wrong,
+     "單筆現金收付達 NT$1,000,000 以上，須向法務部調查局申報大額通貨交易。",
+     "單筆現金收付達 NT$500,000 以上，須向法務部調查局申報大額通貨交易。"),
+    (realism.cash_report_rule_wrong, "單筆現金收付達 NT$500,000 以上，須向金管會申報大額通貨交易。",
+     "多筆單筆未達大額通貨交易申報門檻 NT$500,000 的現金存款，但合計達 NT$500,000 的 2 倍。"),
+    (realism.quantile_not_stated, "假設呈常態分配。請問 99% 信賴水準下的一日風險值？",
+     "假設呈常態分配。請問 99% 信賴水準（單尾 z 值以 2.326 計）下的一日風險值？"),
+    (realism.annuity_factor_not_stated, "折現率 5.5%，請問淨現值？",
+     "折現率 5.5%（6 年、5.5% 的年金現值因子以 4.9955 計），請問淨現值？"),
+    (realism.internet_bank_capital_too_small, "星光純網銀（純網路銀行）…權益總額 NT$5,000,000,000。",
+     "星光純網銀（純網路銀行）…權益總額 NT$12,000,000,000。"),
+])
+def test_each_facts_check_flags_the_bad_form_only(check, bad, good):
+    sol = "步驟 1：年金現值因子 = 〔1 − （1 + 5.5%）^−6〕÷ 5.5% = 4.9955\n答案：1"
+    assert check({**_rec(bad), "solution": sol}) and not check({**_rec(good), "solution": sol})
+
+
+# ---------------------------------------------------------------- the templates follow the facts
+
+
+def test_large_cash_report_is_one_transaction_filed_with_the_investigation_bureau():
+    """aml_basic1: a day's deposits are not added up; the report goes to 法務部調查局 (the old template summed
+    the deposits and named 「主管機關」, contradicting the structuring template)."""
+    summed_but_no_single = 0
+    for seed in SEEDS:
+        p = _run("aml_basic1", seed)
+        amounts = [v for k, v in p.params.items() if k.startswith("a")]
+        assert "法務部調查局" in p.question and "主管機關" not in p.question and "單筆" in p.question
+        assert p.answer_text == ("是" if max(amounts) >= facts.CASH_REPORT_THRESHOLD else "否"), seed
+        summed_but_no_single += sum(amounts) >= facts.CASH_REPORT_THRESHOLD and p.answer_text == "否"
+    assert summed_but_no_single >= 10  # the case a summing rule gets wrong occurs
+
+
+def test_structuring_rule_is_consistent_with_the_single_transaction_threshold():
+    for seed in range(50):
+        p = _run("aml_intermediate2", seed)
+        assert "單筆未達大額通貨交易申報門檻 NT$500,000" in p.question
+
+
+def test_every_stated_share_price_is_a_twse_tick_over_many_seeds():
+    bad = []
+    seen = 0
+    for tid, seed, p in problems():
+        prices = realism.share_prices(p.question)
+        seen += len(prices)
+        bad += [f"{tid}:{seed} {x}" for x in prices if not facts.is_twse_price(x)]
+    assert seen > 1_500 and not bad, bad[:10]
+
+
+def test_stock_option_terms_are_taifex():
+    for seed in SEEDS:
+        for tid in ("option_pricing_basic1", "option_pricing_basic2", "option_pricing_intermediate1",
+                    "option_pricing_intermediate2", "option_pricing_advanced1"):
+            p = _run(tid, seed)
+            assert facts.is_stock_option_strike(p.params["k"]), (tid, seed, p.params["k"])
+            for key in ("prem", "put"):
+                if key in p.params:
+                    assert facts.is_stock_option_premium(p.params[key]), (tid, seed, p.params[key])
+        p = _run("option_pricing_intermediate2", seed)
+        assert p.params["shares"] % facts.STOCK_OPTION_SHARES == 0 and "每口 2,000 股" in p.question
+        assert p.params["k"] > p.params["s0"]
+
+
+def test_pure_internet_bank_capital_is_at_least_100_yi():
+    for seed in SEEDS:
+        p = _run("digital_banking_adv1", seed)
+        assert p.params["capital"] >= facts.INTERNET_BANK_MIN_CAPITAL and -0.10 < p.answer_value < 0.30
+
+
+@pytest.mark.parametrize("template_id", ["var_basic1", "var_inter2", "var_adv1", "risk_appetite_adv1"])
+def test_var_questions_state_the_quantile_they_are_computed_with(template_id):
+    for seed in range(40):
+        p = _run(template_id, seed)
+        m = re.search(r"(\d+(?:\.\d)?)% 信賴水準[^。]{0,30}（單尾 z 值以 (\d\.\d{3}) 計", p.question)
+        assert m, p.question
+        cl, z = float(m.group(1)) / 100, float(m.group(2))
+        assert abs(cl - p.params["cl"]) < 1e-9 and z == p.params["z"] == facts.z_value(cl)
+    # the gold of the simplest one is the stated z times the position's one-day standard deviation
+    for seed in range(40):
+        p = _run("var_basic1", seed)
+        assert p.answer_value == pytest.approx(p.params["v"] * p.params["z"] * p.params["sd"], rel=1e-12)
+
+
+def test_facts_md_states_the_figures_facts_py_uses():
+    text = FACTS_MD.read_text("utf-8")
+    for needle in ("NT$500,000", "法務部調查局", "5 個營業日", "NT$100 億", "7%", "8.5%", "10.5%", "NT$300 萬",
+                   "0.01；10–未滿 50：0.05", "1,000 以上：5", "2,000 股", "每點 NT$200", "每點 NT$50", "20%",
+                   "0.3%", "0.1%", "2.11%", "NT$20,000", "28%", "8.5%", "NT$80,000", "6%", "2.326", "1.645",
+                   "1.960", "2026-12-02"):
+        assert needle in text, needle
+    for bound, step in facts.STOCK_OPTION_STRIKE_STEPS[:-1]:
+        assert f"未滿 {bound:,}：{step:g}" in text, (bound, step)
+
+
+@pytest.mark.parametrize("template_id", ["compliance_advanced1", "sensitivity_analysis_inter2", "sensitivity_analysis_adv1"])
+def test_annuity_factors_are_stated_and_used(template_id):
+    for seed in range(40):
+        p = _run(template_id, seed)
+        stated = [float(x) for x in re.findall(r"年金現值因子以 (\d+\.\d{4}) 計", p.question)]
+        assert stated and all(x == facts.annuity_factor(p.params["r"] + k * p.params.get("dr", 0), p.params["n"])
+                              for k, x in enumerate(stated)), (seed, p.question)
+        assert all(f"{x:.4f}" in p.solution for x in stated)
+
+
+def test_carbon_fee_rates_are_the_published_ones():
+    assert {_run("carbon_credits_basic2", seed).params["rate"] for seed in SEEDS} == set(facts.CARBON_FEE_RATES)
