@@ -192,6 +192,9 @@ def render_report(doc: dict[str, Any], rows: Sequence[dict[str, Any]] | None = N
 
     body.append('<p class="note">抽樣（sampling）：' + "<br>".join(esc(sampling_text(name, e.get("sampling")))
                                                        for name, e in subs.items()) + "</p>")
+    from tw_fin_eval.twins import gap as twin_gap  # originals vs their twins (issue 31)
+
+    body += twin_gap.html_parts(doc, esc, table)
     for name, e in subs.items():
         for dim, groups in (e.get("breakdowns") or {}).items():
             gbars = [{"label": g["group"], "value": g["accuracy"], "lo": (g.get("ci95") or [None, None])[0],

@@ -32,6 +32,7 @@ from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import AtomicFiles, dumps
 from tw_fin_eval.scoring import extract, gold, results_doc, tasks
 from tw_fin_eval.scoring.engine import STALE, Outcome
+from tw_fin_eval.twins import gap as twin_gap
 
 COLUMNS = [
     "model", "dimension", "dataset", "group", "items", "run", "decided", "correct", "accuracy", "strict_accuracy",
@@ -363,7 +364,7 @@ def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs:
                   + (f" (subsets never run: {', '.join(f'{k} ({n})' for k, n in skipped.items())})" if skipped else "")
                   + ".", ""]
     if doc is not None:
-        parts += uncertainty_section(doc) + run_section(doc)
+        parts += uncertainty_section(doc) + twin_gap.markdown(doc) + run_section(doc)
     by_dim = defaultdict(list)
     for r in rows:
         by_dim[r["dimension"]].append(r)

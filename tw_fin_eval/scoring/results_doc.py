@@ -26,6 +26,7 @@ from tw_fin_eval.configs import CONFIGS
 from tw_fin_eval.jsonl import dumps
 from tw_fin_eval.scoring import stats, tasks
 from tw_fin_eval.scoring.engine import UNMATCHED_WARN_SHARE, Outcome
+from tw_fin_eval.twins import gap as twin_gap
 
 SCHEMA = "tw_fin_eval.results/1"
 PACKAGES = ("tw-fin-eval-basic", "datasets", "evaluate", "huggingface_hub", "pyarrow", "opencc")
@@ -268,6 +269,7 @@ def build(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs: dict[str,
                                                                       if it.status == tasks.NOT_RUN)},
         "runs": outcome.run_stats.to_json() if outcome.run_stats is not None else None,
         "zh_purity": purity,
+        "memorisation_gap": twin_gap.compute(outcome.items),  # originals vs their twins (issue 31); null without
         "issues": {"duplicate_record_ids": len(iss.duplicate_record_ids), "unknown_run_keys": len(iss.unknown_run_keys),
                    "duplicate_generations": len(iss.duplicate_generations),
                    "failed_generations": len(iss.failed_generations), "not_run": len(iss.not_run),

@@ -34,26 +34,15 @@ from tw_fin_eval.schema import gold_display
 from tw_fin_eval.sources.base import table_row_sentence
 from tw_fin_eval.twins import checks
 from tw_fin_eval.twins import identities as ids
+from tw_fin_eval.twins.ids import DATASET_SUFFIX, twin_id
 from tw_fin_eval.twins.numerals import MULTIPLIERS, PAGE_SCALES, dec, decimals, fmt, plain, replace, tokens
 from tw_fin_eval.twins.perturb import Rng, new_value
 from tw_fin_eval.verification.program import TABLE_OPS, ProgramError, execute_steps
 
-TWIN_SUFFIX = "-twin-s"
-_TWIN_ID = re.compile(r"^(?P<orig>.+)-twin-s(?P<seed>\d+)$")
 _STEP = re.compile(r"(\w+)\(([^()]*)\)")
-ATTEMPTS = 6  # redraws when a recomputed total would change sign or collide
+ATTEMPTS = 12  # redraws when a recomputed total would change sign or collide
 GOLD_STATUSES = ("verified", "fixed")
 SCALES = (Decimal(1), Decimal("0.01"), Decimal(100), Decimal(1000), Decimal("0.001"))
-
-
-def twin_id(original: str, seed: int) -> str:
-    return f"{original}{TWIN_SUFFIX}{seed}"
-
-
-def original_of(record_id: str) -> tuple[str, int] | None:
-    """(original id, seed) of a twin id, None for any other id."""
-    m = _TWIN_ID.match(record_id or "")
-    return (m.group("orig"), int(m.group("seed"))) if m else None
 
 
 class Skip(Exception):
@@ -509,7 +498,7 @@ def _record(record: dict[str, Any], seed: int, unit: Unit, operands: list[Operan
         else:
             evidence.append(next(text_iter))
     out["id"] = twin_id(record["id"], seed)
-    out["dataset"] = f"{record['dataset']}-twins"
+    out["dataset"] = f"{record['dataset']}{DATASET_SUFFIX}"
     out["context"] = dict(record["context"], table=table, evidence=evidence)
     for e in en.get("evidence") or []:
         if e["key"].startswith("table_") and int(e["key"].split("_", 1)[1]) < len(en_table):

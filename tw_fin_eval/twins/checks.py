@@ -3,6 +3,8 @@
 - its program(s) execute on its own table to its gold (`verification.program`);
 - every new value of its perturbation is stated in its prompt, and no perturbed original value is left in
   the prompt's value cells, text evidence or questions;
+- every numeric gold whose program changed moves by more than MIN_CHANGE (a recalled original answer is not
+  accepted for it; a turn that looks up a year keeps its answer);
 - every identity the original table showed (twins.identities) still holds in the twin's table;
 - same table shape and evidence count as the original; the prompt (`messages`) is the one the record's
   fields build.
@@ -15,9 +17,23 @@ from decimal import Decimal
 from typing import Any
 
 from tw_fin_eval import prompts
+from tw_fin_eval.schema import answer_matches, display_number
 from tw_fin_eval.twins import identities as ids
 from tw_fin_eval.twins.numerals import dec, holds
 from tw_fin_eval.verification.program import ProgramError, execute, same_value
+
+COUNTED = ("verified", "fixed")
+# a twin's numeric gold moves by more than twice the scorer's default relative tolerance (1%) and the scorer
+# rejects the original's answer for it
+MIN_CHANGE = 0.02
+
+
+def _accepted(o: dict[str, Any], u: dict[str, Any]) -> bool:
+    old, new = o["answer_value"], u["answer_value"]
+    if abs(new - old) <= MIN_CHANGE * abs(old):
+        return True
+    q = [u.get("question")]
+    return any(answer_matches(f"答案：{a}", new, questions=q) for a in {str(o.get("answer")), display_number(old)})
 
 
 def _prompt_texts(record: dict[str, Any]) -> list[str]:
@@ -47,6 +63,13 @@ def problems(original: dict[str, Any], twin: dict[str, Any]) -> list[str]:
                 out.append(f"{where}: executes to {result}, gold says {u.get('answer_text')}")
         elif u.get("answer_value") is None or not same_value(round(result, 5), u["answer_value"]):
             out.append(f"{where}: executes to {result}, gold says {u.get('answer_value')}")
+    for k, (o, u) in enumerate(zip(_units(original), _units(twin))):
+        old, new = o.get("answer_value"), u.get("answer_value")
+        same_program = o.get("program") == u.get("program") and "table_" not in (o.get("program") or "")
+        if o.get("gold_status") in COUNTED and old is not None and new is not None and not same_program and \
+                _accepted(o, u):
+            out.append(f"{f'turn {k}' if twin.get('turns') else 'gold'}: the original answer {o.get('answer')} "
+                       f"would be accepted for the twin's {new} (a memorised answer would score)")
     texts = _prompt_texts(twin)
     joined_by_piece = texts
     for p in twin.get("perturbation") or []:
