@@ -107,6 +107,10 @@ def test_billions_kept_only_where_a_gold_needs_the_source_scale():
                          ("再減去 2013 年的費用呢？", "divide(2.4, const_100), subtract(#0, 2.3)", -2.276, "-2.276"))) == 0
     # counted: no gold needs it
     assert flagged(_conv(_SENTENCE, ("變動百分比是多少？", "subtract(2.4, 2.3), divide(#0, 2.3)", 0.0435, "4.35%"))) == 2
+    # a percent asked for is one in any unit, also when its gold is written as a fraction
+    assert flagged(_conv(_SENTENCE, ("變動百分比是多少？", "subtract(2.4, 2.3), divide(#0, 2.3)", 0.0435, "0.0435"))) == 2
+    assert flagged(_conv(_SENTENCE, ("差額占 2013 年的比例是多少？", "subtract(2.4, 2.3), divide(#0, 2.3)", 0.0435, "0.0435"))) == 2
+    assert flagged(_conv(_SENTENCE, ("差額除以 2013 年的費用是多少？", "subtract(2.4, 2.3), divide(#0, 2.3)", 0.0435, "0.0435"))) == 0
     assert flagged(_conv(_SENTENCE, ("2013 年的費用是多少（以十億美元計）？", "2.3", 2.3, "2.3"))) == 2
     assert flagged(_conv(_SENTENCE, ("2014 年的費用是多少百萬美元？", "multiply(2.4, const_1000)", 2400, "2400"))) == 2
     assert flagged(_conv(_SENTENCE, ("2014 年的費用是多少？", "multiply(2.4, const_1000)", 2400, "2400"))) == 2

@@ -208,10 +208,12 @@ def _cut_ok(head: str, tail: str, anywhere: bool) -> bool:
         return False
     if head[-1].isdigit() and tail[0].isdigit() or re.match(r"[A-Za-z]", head[-1]) and re.match(r"[A-Za-z]", tail[0]):
         return False  # never inside a number or a Latin word
-    if re.search(r"\d\s*$", head) and re.match(r"\s*[年月日季度%]", tail) or re.search(r"[之的及與或和]$", head.strip()) \
+    if re.search(r"\d\s*$", head) and re.match(r"\s*[^\W\d_%]|\s*%", tail) or re.search(r"[之的及與或和]$", head.strip()) \
             or re.match(r"\s*[之的度]", tail):
-        return False  # nor between a number and its unit, nor after a dangling 「之」
-    return anywhere or head[-1] in " ，：:" or tail[0] == " " or bool(_TIME_END_RE.search(head))
+        return False  # nor between a number and its unit or word (「第 3」 等級), nor after a dangling 「之」
+    if anywhere and _words(head) >= 2 and _words(tail) >= 2:
+        return True  # inside a run of characters both sides must be words (「應收帳款」淨額, not 「買回股份總」數)
+    return head[-1] in " ，：:—–/" or tail[0] == " " or bool(_TIME_END_RE.search(head))
 
 
 def _common_lead(names: list[str]) -> int:

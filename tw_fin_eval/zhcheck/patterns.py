@@ -156,6 +156,7 @@ _CURRENCY = r"(?:美元|歐元|英鎊|日圓|日元|加元|加幣|澳元|港元|
 _SOURCE_SCALE = {word: re.compile(rf"(\$\s*)?(\d[\d,]*(?:\.\d+)?)\s*{word}")
                  for word in ("十億", "百萬")}
 _QUESTION_UNIT = re.compile(r"十億|億|百萬|萬|千")  # the unit a question asks in: 「（百萬美元）」, 「多少百萬桶」
+_PERCENT_ASKED = re.compile(r"百分比|比例|比率|百分之")
 _AMOUNT_IN_QUESTION = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:十億|百萬|千萬|億|萬|千)")
 
 
@@ -176,8 +177,8 @@ def _gold_units(rec: dict) -> Iterator[tuple[dict, str]]:
 
 
 def _needs_source_scale(value: float, unit: dict, asked: str) -> bool:
-    """Glossary §1.3 (b): an amount stays in the source's scale when an amount-valued gold (not a percent, not
-    zero, not unanswerable) computes with it and the question asks with no unit — the gold is then in the
+    """Glossary §1.3 (b): an amount stays in the source's scale when an amount-valued gold (not a percent or a
+    ratio the question asks for, not zero, not unanswerable) computes with it and the question asks with no unit — the gold is then in the
     source's unit and a bare answer in 億 would be wrong. A program that rescales (× const_1000) puts the gold
     in another unit, unless the conversation asks for that arithmetic on the displayed figure (「乘以 1000」,
     「除以 100」): then the figure must stay as displayed."""
@@ -186,7 +187,8 @@ def _needs_source_scale(value: float, unit: dict, asked: str) -> bool:
     question, program = str(unit.get("question") or ""), unit.get("program")
     if unit.get("answer_value") in (None, 0) or unit.get("gold_status") == "unanswerable":
         return False
-    if str(unit.get("answer") or "").rstrip().endswith("%") or \
+    # a percent or ratio is the same in any unit, also when its gold is a fraction (「變動百分比是多少？」 -0.0339)
+    if str(unit.get("answer") or "").rstrip().endswith("%") or _PERCENT_ASKED.search(question) or \
             _QUESTION_UNIT.search(_AMOUNT_IN_QUESTION.sub("", question)):  # an amount the question quotes is no unit asked
         return False
     if rescales(program):
