@@ -100,6 +100,14 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     assert terms["Q4'24 (quarter shorthand)"] == "2024 年第 4 季"
     assert terms["factory stores / factory retail stores"] == "暢貨中心門市"
     assert terms["$50.00 per share (FinanceAgent prose)"] == "每股 50.00 美元"
+    # issue 30: filing terms as Taiwan filings write them
+    assert terms["average price paid per share (repurchase table)"] == "平均每股買回價格"
+    assert terms["total number of shares purchased (issuer repurchase table)"] == "買回股份總數"
+    assert terms["equity compensation plans approved by security holders"] == "經股東會核准之權益酬勞計畫"
+    assert terms["net income attributable to / available for common shareholders"] == "歸屬於普通股股東之淨利"
+    assert terms["communications sites"] == "通訊站址"
+    assert terms["loss and loss expense ratio / loss and LAE ratio"] == "損失及理賠費用率"
+    assert terms["prior period development / prior year reserve development (insurance)"] == "以前年度賠款準備金發展"
 
 
 @pytest.mark.parametrize("en,bad,good", [
@@ -133,6 +141,19 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     ("additions to properties", "不動產增添", "不動產、廠房及設備增添"),
     ("what percentage of factory retail stores were located in europe?", "工廠暢貨零售店中位於歐洲的占多少百分比？",
      "暢貨中心門市中位於歐洲的占多少百分比？"),
+    # issue 30: repurchase and equity-plan tables, EPS, litigation, towers, insurance reserves
+    ("total number of shares purchased", "購買股份總數", "買回股份總數"),
+    ("average price paid per share", "每股平均支付價格", "平均每股買回價格"),
+    ("shares purchased as part of publicly announced plans", "依公開宣布之計畫或方案購買之股份", "依公開宣布之計畫或方案買回之股份"),
+    ("equity compensation plans approved by security holders", "經證券持有人核准之權益酬勞計畫", "經股東會核准之權益酬勞計畫"),
+    ("equity compensation plans not approved by security holders", "未經證券持有人核准之權益酬勞計畫", "未經股東會核准之權益酬勞計畫"),
+    ("basic net income ( loss ) per share", "基本每股淨利（淨損）", "基本每股盈餘（虧損）"),
+    ("basic net income available for common shareholders", "普通股股東可分配之基本淨利", "歸屬於普通股股東之基本淨利"),
+    ("legal settlement", "法律和解", "訴訟和解"),
+    ("acquired 962 communications sites", "取得 962 個通訊站點", "取得 962 個通訊站址"),
+    ("loss and loss expense ratio as reported", "報告之損失及損失費用率", "報告之損失及理賠費用率"),
+    ("net favorable prior period development of $ 503 million", "前期準備有利發展淨額 503 百萬美元",
+     "以前年度賠款準備金有利發展淨額 503 百萬美元"),
 ])
 def test_decided_renderings_are_enforced(en, bad, good):
     """The losing variant of a translators' DECISION is reported even where the numeral rule cannot see it."""

@@ -127,6 +127,12 @@ def test_billions_kept_only_where_a_gold_needs_the_source_scale():
              "original_en": {"evidence": [{"key": "text_0"}]}}
     assert flagged(finqa) == 0
     assert flagged({**finqa, "program": "add(1.7, 1.6)"}) == 2
+    # a FinanceAgent answer and rubric keep the unit their question asks for; other prose does not
+    agent = {"id": "financeagent_tw-0001", "task_type": "open_rubric_agent",
+             "question": "最大一項調整的金額是多少（以十億美元為單位）？", "answer": "股份基礎給付費用：1.935 十億美元",
+             "rubric": [{"operator": "correctness", "criteria": "股份基礎給付費用：1.935 十億美元"}]}
+    assert flagged(agent) == 0
+    assert flagged({**agent, "question": "最大一項調整的金額是多少？"}) == 2
 
 
 def test_millions_kept_only_for_golds_money_only_and_quoted_amounts_are_no_unit():
