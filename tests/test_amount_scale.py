@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tw_fin_eval.scoring.match import PATH_CONTEXT, match_numeric
+from tw_fin_eval.answers.match import PATH_CONTEXT, match_numeric
 from tw_fin_eval.sources.amount_scale import program_scale, table_scale
 
 TEXT = ["the balance was $ 772 million , compared to $ 843 million at december 31 , 2011 .",

@@ -15,7 +15,7 @@ from finchain_tw_templates import common, realism
 from finchain_tw_templates.common import Chain, ask, asked_decimals, nonstandard_rounding
 from finchain_tw_templates.core import REGISTRY, Problem
 from finchain_tw_templates.generate import ordered_specs, run_template
-from tw_fin_eval.scoring.match import stated_decimals
+from tw_fin_eval.answers.match import stated_decimals
 
 SEEDS = range(100)
 _STANDARD = re.compile(r"四捨五入至(?:小數點後第 (\d) 位|整數)")

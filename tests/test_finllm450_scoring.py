@@ -164,6 +164,6 @@ def test_gold_answers_as_outputs_score_every_mcq_right(setup):
     ("答案：③", ["3"], "number"),
 ])
 def test_mcq_answer_forms(reply, gold, fmt):
-    from tw_fin_eval.scoring.match import match_choice
+    from tw_fin_eval.answers.match import match_choice
 
     assert match_choice(reply, gold, fmt).correct

@@ -6,7 +6,8 @@ import json
 import pytest
 
 from tw_fin_eval import paths, schema
-from tw_fin_eval.schema import DEFAULT_TOLERANCE, Status, Tolerance, answer_matches, gold_display, split_think
+from tw_fin_eval.answers.match import answer_matches, gold_display
+from tw_fin_eval.schema import DEFAULT_TOLERANCE, Status, Tolerance, split_think
 from tw_fin_eval.scoring import tasks
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tw_fin_eval.scoring import extract, match
-from tw_fin_eval.scoring.match import Tolerance
-from tw_fin_eval.scoring.numbers import find_numbers, parse_number
+from tw_fin_eval.answers import extract, match
+from tw_fin_eval.answers.numbers import find_numbers, parse_number
+from tw_fin_eval.schema import Tolerance
 
 
 @pytest.mark.parametrize("text,value", [

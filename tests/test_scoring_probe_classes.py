@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tw_fin_eval.scoring import engine, match, tasks
-from tw_fin_eval.scoring.numbers import find_numbers, scan_values
+from tw_fin_eval.answers import match
+from tw_fin_eval.answers.numbers import find_numbers, scan_values
+from tw_fin_eval.scoring import engine, tasks
 
 
 @pytest.mark.parametrize("text, value", [

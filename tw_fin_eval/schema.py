@@ -1,7 +1,5 @@
 """The schema layer every part of the package shares (standard library only): one status enum, one
-numeric `Tolerance` default, one think-splitter, the `(id, turn)` unit expansion, and `answer_matches`
-— the single question "would the scorer accept this answer for this gold?" that the source adapters ask
-when they choose a gold display string and the scorer asks when it scores a model answer — and the
+numeric `Tolerance` default, one think-splitter, the `(id, turn)` unit expansion, and the
 unified record (docs/FORMATS.md §1): its TypedDicts and `base_record(...)`, the one constructor every
 producer (the subsets' record factories, the FinChain-TW generator, the FinLLM450 converter, the
 FinSearchComp adapter) builds its records with, so the common fields are spelled once, in one key order.
@@ -15,7 +13,7 @@ from __future__ import annotations
 import enum
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -151,27 +149,6 @@ def display_number(value: float) -> str:
     """A value as a plain decimal string (no exponent, at most 5 decimals): 16750002, -0.09709."""
     text = f"{value:.5f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
-
-
-# ---- the shared acceptance question ------------------------------------------------------------------------
-def answer_matches(answer: str, gold_value: float | None, *, gold_answer: str | None = None,
-                   questions: Iterable[str | None] = (), tol: Tolerance | None = None) -> bool:
-    """Whether the scorer accepts the model answer text `answer` for this gold (numeric when `gold_value`
-    is a number, yes/no otherwise with `gold_answer` the label). The rule itself lives in
-    `tw_fin_eval.scoring.match`; this is its one entry point for code outside the scorer."""
-    from tw_fin_eval.scoring import match  # the scorer imports this module: import it on use
-
-    return match.answer_matches(answer, gold_value, gold_answer=gold_answer, questions=questions,
-                                tol=tol or DEFAULT_TOLERANCE)
-
-
-def gold_display(human: str | None, gold_value: float, *, questions: Iterable[str | None] = ()) -> str:
-    """The gold display string of a numeric answer: the human string when the scorer accepts
-    "答案：" + it (within half the tolerance), else that string restated with just enough decimals, else
-    the executed value. See `tw_fin_eval.scoring.match.gold_display`."""
-    from tw_fin_eval.scoring import match
-
-    return match.gold_display(human, gold_value, questions=questions)
 
 
 # ---- records ---------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """numeric_match: is the number a model answered (after the last 「答案：」) the gold number?
 
-A thin `evaluate` shell over `tw_fin_eval.scoring` (extraction in `extract.py`, matching rules in
-`match.py`). Load it offline by path from the repository root: `evaluate.load("metrics/numeric_match")`.
+A thin `evaluate` shell over `tw_fin_eval.scoring` (extraction in `answers/extract.py`, matching rules in
+`answers/match.py`). Load it offline by path from the repository root: `evaluate.load("metrics/numeric_match")`.
 """
 
 import datasets

@@ -22,8 +22,8 @@ from tw_fin_eval import data_input
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import output_error
 from tw_fin_eval.redact import key_from_env
+from tw_fin_eval.schema import Tolerance
 from tw_fin_eval.scoring import engine, judge, report
-from tw_fin_eval.scoring.match import Tolerance
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from tw_fin_eval import data_input
+from tw_fin_eval.answers import extract
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import dumps, iter_jsonl_at, read_line_at
-from tw_fin_eval.schema import split_think
-from tw_fin_eval.scoring import extract, tasks
+from tw_fin_eval.schema import DEFAULT_TOLERANCE, Tolerance, split_think
 from tw_fin_eval.scoring import gold as gold_mod
 from tw_fin_eval.scoring import judge as judge_mod
-from tw_fin_eval.scoring.match import DEFAULT_TOLERANCE, Tolerance
+from tw_fin_eval.scoring import tasks
 from tw_fin_eval.scoring.plugins import load_plugins
 from tw_fin_eval.scoring.stats import quantile
 

@@ -37,9 +37,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from tw_fin_eval.answers.extract import strip_think
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.scoring import judge
-from tw_fin_eval.scoring.extract import strip_think
 from tw_fin_eval.sources.finsearchcomp import (  # the data knowledge lives there
     DATASET,
     SLOT_RE,

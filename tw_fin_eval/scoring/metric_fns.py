@@ -7,8 +7,9 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from tw_fin_eval.scoring import extract, judge, match, tasks
-from tw_fin_eval.scoring.match import Tolerance
+from tw_fin_eval.answers import extract, match
+from tw_fin_eval.schema import Tolerance
+from tw_fin_eval.scoring import judge, tasks
 
 
 def _check_lengths(**cols: Sequence[Any] | None) -> int:

@@ -28,9 +28,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from tw_fin_eval.answers import extract
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import AtomicFiles, dumps
-from tw_fin_eval.scoring import extract, gold, results_doc, tasks
+from tw_fin_eval.scoring import gold, results_doc, tasks
 from tw_fin_eval.scoring.engine import STALE, Outcome
 from tw_fin_eval.twins import gap as twin_gap
 

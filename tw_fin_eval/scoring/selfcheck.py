@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from tw_fin_eval import paths
+from tw_fin_eval.answers import match
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.scoring import engine, match, report, samples, tasks
+from tw_fin_eval.scoring import engine, report, samples, tasks
 
 RULE_TASKS = ("numeric", "conversation_numeric", "numeric_cot", "mcq")
 _ANSWER_MARK = re.compile(r"答案[:：]")

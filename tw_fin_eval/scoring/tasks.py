@@ -23,10 +23,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tw_fin_eval import schema
+from tw_fin_eval.answers import extract, match
+from tw_fin_eval.answers.numbers import find_numbers, scan_values
+from tw_fin_eval.answers.vocabulary import (
+    NEGATOR_CHARS,
+    NEGATOR_WORDS,
+    YEAR_ASK_WORDS,
+    alternation,
+)
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.schema import DEFAULT_TOLERANCE, Status, Tolerance
-from tw_fin_eval.scoring import extract, judge, match
-from tw_fin_eval.scoring.numbers import find_numbers, scan_values
+from tw_fin_eval.scoring import judge
 
 RULE, KEYWORD, JUDGE = "rule", "keyword", "judge"
 SCORED, PENDING, MISSING, ERROR, NOT_RUN = Status.SCORED, Status.PENDING, Status.MISSING, Status.ERROR, Status.NOT_RUN
@@ -154,7 +161,7 @@ def register(scorer: TaskScorer) -> TaskScorer:
     return scorer
 
 
-_YEAR_ASK = re.compile(r"哪一?年|何年|年份|哪個年度|what year|which year", re.I)
+_YEAR_ASK = re.compile(alternation(YEAR_ASK_WORDS), re.I)
 YEAR_TOLERANCE = Tolerance(rel=0.0, abs=0.5)
 
 
@@ -224,7 +231,6 @@ class ConversationScorer(TaskScorer):
 
 
 # ---- FinChain: final answer + step_recall; categorical conclusions ---------------------------------------
-_NEG_BEFORE = re.compile(r"(?:減少|下降|下跌|降低|虧損|損失|流出|短缺|赤字|負)\s*(?:了|約|為)?\s*(?:NT\$|\$)?\s*$")
 _NEG_WORD_WINDOW = 8
 
 
@@ -290,7 +296,7 @@ def step_scores(output: str | None, steps: Sequence[dict[str, Any]], tol: Tolera
                     results[k] = [(value, False), (bare, False)] + ([] if pct else [(bare / 100.0, True)])
     if any(float(st["value"]) < 0 for st in usable):
         for n in find_numbers(text):
-            if n.bare > 0 and _NEG_BEFORE.search(text[max(0, n.start - _NEG_WORD_WINDOW):n.start]):
+            if n.bare > 0 and extract.ends_with_decrease_word(text[max(0, n.start - _NEG_WORD_WINDOW):n.start]):
                 k = _key(n.value)
                 if k in readings:
                     readings[k].extend([(-n.value, False), (-n.bare, False)])
@@ -347,8 +353,8 @@ def _is_rate_label(label: str) -> bool:
 
 
 _LABEL_STRIP = re.compile(r"[\s「」『』\"'“”。．.，,：:；;！!（）()*`]")
-_NEG_NEAR = re.compile(r"[不非未無沒否]")
-_NEGATORS = ("不", "非", "未", "無須", "無需", "毋須", "不須", "不需")
+_NEG_NEAR = re.compile(f"[{NEGATOR_CHARS}]")
+_NEGATORS = NEGATOR_WORDS
 
 
 def _norm_label(text: str) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tw_fin_eval.answers.match import gold_display
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.schema import gold_display
 from tw_fin_eval.sources.base import (
     Evidence,
     SourceItem,

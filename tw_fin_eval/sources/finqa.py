@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tw_fin_eval.schema import gold_display
+from tw_fin_eval.answers.match import gold_display
 from tw_fin_eval.sources.base import (
     Evidence,
     SourceItem,
@@ -141,7 +141,7 @@ def load(root: Path) -> list[SourceItem]:
                 "program": rec["program"],
                 # FinQA's human answer string where the scorer accepts it for the executed answer, else it
                 # restated precisely enough, else the executed answer (101 human answers disagree with the
-                # program's result, which is the scored gold) — the shared rule, schema.gold_display
+                # program's result, which is the scored gold) — the shared rule, answers.match.gold_display
                 "answer": exe if yes_no else gold_display(answer, float(exe), questions=[rec["question"]]),
                 "answer_original": answer,
                 "answer_value": None if yes_no else float(exe),

@@ -7,9 +7,10 @@ from collections import Counter
 from typing import Any
 
 from tw_fin_eval import prompts
+from tw_fin_eval.answers.match import gold_display
 from tw_fin_eval.overlay import Overlay, Pair, evidence_pairs
 from tw_fin_eval.records import en_evidence, program_kind, source_of, translation_meta, zh_evidence
-from tw_fin_eval.schema import base_record, gold_display
+from tw_fin_eval.schema import base_record
 from tw_fin_eval.sources import amount_scale
 from tw_fin_eval.sources import finqa as adapter
 from tw_fin_eval.sources.base import SourceItem

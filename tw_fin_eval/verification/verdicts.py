@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from tw_fin_eval import prompts
+from tw_fin_eval.answers.match import answer_matches, gold_display
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.records import program_kind, record_id
-from tw_fin_eval.schema import answer_matches, display_number, gold_display
+from tw_fin_eval.schema import display_number
 from tw_fin_eval.sources.base import SourceItem
 from tw_fin_eval.verification.program import ProgramError, execute, same_value
 
@@ -296,7 +297,7 @@ def counts_markdown(covs: dict[str, Coverage]) -> str:
 # ---- the build step -------------------------------------------------------------------------------------
 
 def _corrected_answer(v: Verdict, questions: list[str]) -> str:
-    """The display string of the corrected gold, by the scorer's own rule (schema.gold_display)."""
+    """The display string of the corrected gold, by the scorer's own rule (answers.match.gold_display)."""
     if v.answer_text is not None:
         return v.answer_text
     return gold_display(v.answer, v.answer_value or 0.0, questions=questions)

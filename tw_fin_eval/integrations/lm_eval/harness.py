@@ -19,10 +19,11 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from tw_fin_eval.answers import extract
 from tw_fin_eval.data_input import DEFAULT_HUB_ID, RELEASE_SPLIT, read_records, resolve
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.runner.requests import record_tasks
-from tw_fin_eval.scoring import extract, tasks
+from tw_fin_eval.scoring import tasks
 
 RELEASE_ENV = "TW_FIN_EVAL_RELEASE"  # default location of the release when --metadata does not say
 TASK_CONFIGS = ("finqa", "convfinqa", "finchain")

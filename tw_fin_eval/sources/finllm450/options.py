@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from tw_fin_eval.answers.vocabulary import CONCLUSION_COPULAS, CONCLUSION_CUES, alternation
+
 
 def _norm_code_text(text: str) -> str:
     circled = str.maketrans({"①": "(1)", "②": "(2)", "③": "(3)", "④": "(4)", "⑤": "(5)"})
@@ -84,7 +86,7 @@ def convert_code(code: str, to_format: str) -> str:
     return code
 
 
-_CUE = re.compile(r"(?:正確答案|最終答案|答案|正解|故選|應選|本題選|因此選|所以選|故答案|選擇)\s*(?:應該?是|應為|應選|是|為|:)?\s*")
+_CUE = re.compile(f"(?:{alternation(CONCLUSION_CUES)})" + r"\s*" + f"(?:{alternation(CONCLUSION_COPULAS)})?" + r"\s*")
 _CODE = re.compile(r"\(?\s*([A-D1-4])\s*\)?(?![0-9A-Za-z.%])(?!\s*[年月日天個元萬億倍次股%])")
 _CODE_SEP = re.compile(r"\s*(?:,|、|和|及|與|/)?\s*")
 
@@ -114,7 +116,7 @@ def reply_conclusion(reply: str | None) -> list[str]:
     """
     if not reply:
         return []
-    from tw_fin_eval.scoring import extract  # standard library only; imported late to keep startup light
+    from tw_fin_eval.answers import extract  # standard library only; imported late to keep startup light
 
     mode, found = extract.extract_choice(reply)
     if mode in (extract.STRICT, extract.BOXED) and found:

@@ -49,9 +49,33 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tw_fin_eval.answers import extract
+from tw_fin_eval.answers.numbers import Num, normalize, parse_number
+from tw_fin_eval.answers.vocabulary import (
+    ASK_WORDS,
+    BPS_CUES,
+    DECREASE_ASK_EN,
+    DECREASE_ASKED,
+    DECREASE_NOUNS,
+    DECREASE_VERBS,
+    NAMED_RATIOS,
+    NO_GOLD_WORDS,
+    NON_PERCENT_RATE_BEFORE,
+    NOT_PERCENT_GOLD_MARKS,
+    PERCENT_CUES,
+    QUESTION_CONVERT_WORDS,
+    QUESTION_COUNT_UNITS,
+    QUESTION_SCALE_CURRENCIES,
+    QUESTION_SCALE_UNITS,
+    QUESTION_SCALE_WORDS,
+    QUESTION_SCALE_WORDS_EN,
+    RATE_LABEL_CUES,
+    SCALE_WORDS,
+    TIMES_CUES,
+    YES_GOLD_WORDS,
+    alternation,
+)
 from tw_fin_eval.schema import DEFAULT_TOLERANCE, Tolerance, display_number
-from tw_fin_eval.scoring import extract
-from tw_fin_eval.scoring.numbers import Num, normalize, parse_number
 
 PATH_VALUE = "value"
 PATH_PERCENT = "percent"
@@ -65,7 +89,7 @@ PATH_UNSIGNED = "direction_in_question"  # 「7.95%」 for gold −0.0795 when t
 # ---- what the question asks for ------------------------------------------------------------------------
 _PARENS = re.compile(r"[（(]([^（）()]*)[)）]")
 _CLAUSE = re.compile(r"[，,。；;？?！!]")
-_ASKS = re.compile(r"多少|為何|幾|何者|若干|請問|請計算|請求|求出|計算|what|how (?:much|many)|which", re.I)
+_ASKS = re.compile(alternation(ASK_WORDS), re.I)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -84,21 +108,17 @@ def asked_part(question: str | None) -> tuple[str, str]:
 
 
 # Named ratios and multiples are not percentages (夏普比率 0.52, 流動比率 1.11, A 與 B 的比率 1.59).
-_NAMED_RATIOS = re.compile(r"夏普比率|特雷諾比率|索提諾比率|資訊比率|流動比率|速動比率|負債對權益比率|負債權益比|"
-                           r"本益比|股價淨值比|利息保障倍數|週轉率|周轉率|乘數|比值|倍數|sharpe ratio|current ratio|"
-                           r"quick ratio|debt[- ]to[- ]equity", re.I)
-_PERCENT_WORDS = (r"百分比|百分率|百分點|百分之|比例|比重|佔比|占比|成長率|增長率|增加率|減少率|下降率|變動率|變化率|"
-                  r"報酬率|收益率|殖利率|利潤率|毛利率|淨利率|利率|稅率|percent|growth rate|rate of return|"
-                  r"portion|proportion")
+_NAMED_RATIOS = re.compile(alternation(NAMED_RATIOS), re.I)
+_PERCENT_WORDS = alternation(PERCENT_CUES)
 # any other 「…率」 an asked clause names is a rate in percent (攤銷率, 折舊率, 違約率, 使用率) — except the ratios and
 # non-percent rates below (named ratios are removed before this test)
-_OTHER_RATE = r"(?<![比倍匯頻效])率"
+_OTHER_RATE = f"(?<![{NON_PERCENT_RATE_BEFORE}])率"
 _PERCENT_ASK = re.compile(_PERCENT_WORDS + r"|" + _OTHER_RATE + r"|以 ?% ?表示|^ ?% ?$|單位 ?[:：]? ?%|in %", re.I)
 # A step label that names a rate (step_recall also tries 100× for these).
-_PERCENT_CUES = re.compile(_PERCENT_WORDS + r"|比率|%|％", re.I)
-_TIMES_CUES = re.compile(r"以倍數表示|幾倍|倍數|多少倍|^ ?倍 ?$|times|multiple", re.I)
+_PERCENT_CUES = re.compile(_PERCENT_WORDS + "|" + alternation(RATE_LABEL_CUES), re.I)
+_TIMES_CUES = re.compile(alternation(TIMES_CUES), re.I)
 # A gold display string with a currency or a unit is not a percentage (「NT$0.16」, 「1.52 倍」).
-_NOT_PERCENT_GOLD = re.compile(r"\$|元|倍|萬|億|千|股|次|天|年|bps|基點", re.I)
+_NOT_PERCENT_GOLD = re.compile(alternation(NOT_PERCENT_GOLD_MARKS), re.I)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -126,12 +146,12 @@ def is_percent_question(gold_answer: str | None, *questions: str | None, display
 
 
 def is_bps_question(*questions: str | None) -> bool:
-    return any(q and ("基點" in q or "bps" in q.lower() or "basis point" in q.lower()) for q in questions)
+    return any(q and any(cue in q.lower() for cue in BPS_CUES) for q in questions)
 
 
 # The asked quantity is a decrease: 「減少了多少」, 「下降的百分比」, 「減幅」, "percentage decrease", "decline in".
-_DIRECTION = re.compile(r"(?:減少|下降|下跌|降低|縮減|衰退)了?(?:百分之)?(?:多少|幾|的?(?:百分比|幅度|比率|比例|金額|數額|數))|減幅|跌幅|"
-                        r"\b(?:decrease|decline|drop|reduction)\b", re.I)
+_DIRECTION = re.compile(f"(?:{alternation(DECREASE_VERBS)})" + r"了?(?:百分之)?(?:多少|幾|的?" + f"(?:{alternation(DECREASE_ASKED)}))|"
+                        + alternation(DECREASE_NOUNS) + f"|\\b(?:{alternation(DECREASE_ASK_EN)})\\b", re.I)
 
 
 def direction_in_question(*questions: str | None) -> bool:
@@ -141,13 +161,14 @@ def direction_in_question(*questions: str | None) -> bool:
     return any(q and _DIRECTION.search(asked_part(q)[0]) for q in questions)
 
 
-_SCALE = re.compile(r"(?:(?:以|單位[:：]?|[（(])\s*(?:新台幣|新臺幣|美元|美金)?\s*(千萬|百萬|十億|千|萬|億|"
-                    r"thousands?|millions?|billions?)(?:美元|元|美金|股|平方英尺)?\s*(?:計|表示|[)）])"
+_SCALES = alternation(QUESTION_SCALE_WORDS)
+_SCALE = re.compile(r"(?:(?:以|單位[:：]?|[（(])\s*" + f"(?:{alternation(QUESTION_SCALE_CURRENCIES)})?" + r"\s*"
+                    + f"({_SCALES}|{alternation(QUESTION_SCALE_WORDS_EN)})"
+                    + f"(?:{alternation(QUESTION_SCALE_UNITS)})?" + r"\s*(?:計|表示|[)）])"
                     # 「換算成十億美元是多少」, 「減少了多少百萬股」: the unit the asked amount is stated in
-                    r"|(?:換算成|換算為|折合)\s*(千萬|百萬|十億|千|萬|億)"
-                    r"|(?:多少|幾)\s*(千萬|百萬|十億|千|萬|億)(?:美元|元|美金|股|桶|平方英尺|單位))", re.I)
-_SCALE_FACTOR = {"千": 1e3, "萬": 1e4, "百萬": 1e6, "千萬": 1e7, "億": 1e8, "十億": 1e9, "thousand": 1e3,
-                 "million": 1e6, "billion": 1e9}
+                    + f"|(?:{alternation(QUESTION_CONVERT_WORDS)})" + r"\s*" + f"({_SCALES})"
+                    r"|(?:多少|幾)\s*" + f"({_SCALES})" + f"(?:{alternation(QUESTION_COUNT_UNITS)}))", re.I)
+_SCALE_FACTOR = SCALE_WORDS
 
 
 @functools.lru_cache(maxsize=8192)
@@ -278,8 +299,8 @@ def match_numeric(output: str | None, gold_value: float, *, gold_answer: str | N
     return Match(ok and ext.mode == extract.STRICT, ext.mode, ext.extracted, path, flexible=ok, refused=refused)
 
 
-_YES_WORDS = {"yes", "是", "對", "true", "y", "有"}
-_NO_WORDS = {"no", "否", "不是", "false", "n", "沒有", "無"}
+_YES_WORDS = YES_GOLD_WORDS
+_NO_WORDS = NO_GOLD_WORDS
 
 
 def normalize_yes_no(gold: str) -> str | None:

@@ -17,8 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tw_fin_eval.schema import strip_think
-from tw_fin_eval.scoring.numbers import (
+from tw_fin_eval.answers.numbers import (
     CJK_NUMERAL_RUN,
     Num,
     find_numbers,
@@ -26,6 +25,34 @@ from tw_fin_eval.scoring.numbers import (
     parse_cjk_numeral,
     parse_english_number,
 )
+from tw_fin_eval.answers.vocabulary import (
+    ALTERNATIVE_JOINERS,
+    AMOUNT_CURRENCY_MARKS,
+    ANSWER_MARKERS,
+    CHOICE_JOINERS,
+    CHOICE_LEADS,
+    COPULAS,
+    DATE_SUFFIXES,
+    DECREASE_LINKS,
+    DECREASE_WORDS,
+    DECREASE_WORDS_EN,
+    LAST_LINE_YES_NO,
+    NEGATOR_MODALS,
+    NEGATORS_BEFORE_PREDICATE,
+    NO_ANSWER_WORDS,
+    NO_CHANGE_WORDS,
+    NOT_TENTHS_AFTER,
+    ORDINAL_PREFIXES,
+    PERCENT_WORD_PREFIX,
+    REFUSAL_PHRASES,
+    STEP_LABELS,
+    YEAR_JOINERS,
+    YEAR_LEADS,
+    YES_ANSWER_WORDS,
+    YES_NO_HEDGES,
+    alternation,
+)
+from tw_fin_eval.schema import strip_think
 
 STRICT = "strict"
 BOXED = "boxed"
@@ -35,10 +62,10 @@ NONE = "none"
 REFUSAL = "refusal"  # the strict answer declines to answer (「無法判斷」): wrong, and counted
 FLEXIBLE_MODES = frozenset({BOXED, LAST_NUMBER, LAST_LINE})
 
-_MARKER = re.compile(r"(?:答案|answer)[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}[:：]", re.I)
+_MARKER = re.compile(f"(?:{alternation(ANSWER_MARKERS)})" + r"[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}[:：]", re.I)
 _BOXED = re.compile(r"\\boxed\s*\{")
 _LATEX_WRAP = re.compile(r"\\(?:text|mathrm|textbf|mathbf|operatorname)\s*\{([^{}]*)\}")
-_STEP_LABEL = re.compile(r"(?:步驟|Step)\s*\d+\s*[:：.、]?", re.I)
+_STEP_LABEL = re.compile(f"(?:{alternation(STEP_LABELS)})" + r"\s*\d+\s*[:：.、]?", re.I)
 
 
 def clean_latex(text: str) -> str:
@@ -61,7 +88,7 @@ def answer_segment(text: str) -> str | None:
     if len(lowered) != len(text):  # a character whose lower case is longer: offsets would not line up
         found = list(_MARKER.finditer(text))
         return text[found[-1].end():] if found else None
-    for word in ("答案", "answer"):
+    for word in ANSWER_MARKERS:
         pos = len(lowered)
         while True:
             pos = lowered.rfind(word, 0, pos)
@@ -132,24 +159,29 @@ def drop_asides(line: str) -> str:
 _CLAUSE_SPLIT = re.compile(r"[；;。]|，|,(?=\s*[^\d\s])|\.\s+(?=[A-Za-z])")
 # The value follows the last of these when the line states "label = value" / "X 為 value".
 _FISCAL_YEAR = re.compile(r"(?:FY|fiscal\s+(?:year\s+)?)\s?((?:19|20)\d\d)(?:\s?年度?)?[.。]?", re.I)
-_PCT_WORDS = re.compile(r"負?百分之((?:負)?[零〇一二兩三四五六七八九十百]+(?:點[零〇一二三四五六七八九]+)?)")
-_NO_CHANGE = re.compile(r"持平|不變|沒有變(?:化|動)|無變(?:化|動)|沒有增減|^\W*(?:零|0)\W*$|\bunchanged\b|\bno change\b",
-                        re.I)
-_TENTHS = re.compile(r"\s?成([一二三四五六七八九])?(?![長本交立績功員分為果熟效])")
-_COPULA = re.compile(r"=|＝|≈|約等於|等於|約為|為|是|得到|得出|得|\b(?:was|is|are|were|equals|totals?|totaled|of)\b", re.I)
+_PCT_WORDS = re.compile(r"負?" + PERCENT_WORD_PREFIX + r"((?:負)?[零〇一二兩三四五六七八九十百]+(?:點[零〇一二三四五六七八九]+)?)")
+_NO_CHANGE = re.compile(alternation(NO_CHANGE_WORDS), re.I)
+_TENTHS = re.compile(r"\s?成([一二三四五六七八九])?" + f"(?![{NOT_TENTHS_AFTER}])")
+_COPULA = re.compile(alternation(COPULAS), re.I)
 # Ranges and alternatives: 「28,000–30,000」, 「369 或 373」, "12 to 13", 「2.5%、3%」.
-_ALTERNATIVE = re.compile(r"\s{0,2}(?:-|~|～|至|到|或|或是|或者|、|\bto\b|\bor\b)\s{0,2}$", re.I)
+_ALTERNATIVE = re.compile(r"\s{0,2}" + f"(?:{alternation(ALTERNATIVE_JOINERS)})" + r"\s{0,2}$", re.I)
 _FRACTION = re.compile(r"\s{0,2}/\s{0,2}$")
 # Words that give a positive magnitude its sign: 「減少 2」, "a decrease of 2", 「虧損 NT$5」.
-_NEGATIVE_WORD = re.compile(r"(?:減少|下降|下跌|降低|衰退|縮減|虧損|淨損|損失|流出|短缺|赤字|下修|下調|調降|負成長|減|跌|"
-                            r"decrease[sd]?|declined?|declines|drop(?:ped)?|fell|fall|loss(?:es)?|lower|down)"
-                            r"\s{0,2}(?:了|約|為|達|by|of|about|approximately)?\s{0,2}(?:NT\$|US\$|\$)?\s{0,2}$", re.I)
-_STEP_LABEL_NUM = re.compile(r"(?:步驟|Step)\s*$", re.I)
-_ORDINAL_BEFORE = re.compile(r"(?:第|No\.|#|Q|FY|第\s)\s{0,2}$", re.I)
+_NEGATIVE_WORD = re.compile(f"(?:{alternation(DECREASE_WORDS + DECREASE_WORDS_EN)})"
+                            + r"\s{0,2}" + f"(?:{alternation(DECREASE_LINKS)})?"
+                            + r"\s{0,2}" + f"(?:{alternation(AMOUNT_CURRENCY_MARKS)})?" + r"\s{0,2}$", re.I)
+
+
+def ends_with_decrease_word(text: str) -> bool:
+    """Whether `text` (what stands right before a positive amount) ends with a word that makes it negative:
+    「減少 」, 「衰退約 」, "a decrease of $" — the one rule for final answers and step values."""
+    return bool(_NEGATIVE_WORD.search(text))
+_STEP_LABEL_NUM = re.compile(f"(?:{alternation(STEP_LABELS)})" + r"\s*$", re.I)
+_ORDINAL_BEFORE = re.compile(f"(?:{alternation(ORDINAL_PREFIXES)})" + r"\s{0,2}$", re.I)
 _YEARISH = re.compile(r"(?:19|20)\d\d")
-_DATE_AFTER = re.compile(r"\s{0,2}(?:年|月|日|季|週|周)")
-_YEAR_BEFORE = re.compile(r"(?:from|in|between|since|to|and|through|FY|從|自|至|到|和|與|-)\s{0,2}$", re.I)
-_YEAR_AFTER = re.compile(r"\s{0,2}(?:to|and|through|至|到|和|與|-)\s{0,2}(?:19|20)\d\d", re.I)
+_DATE_AFTER = re.compile(r"\s{0,2}" + f"(?:{alternation(tuple(DATE_SUFFIXES))})")
+_YEAR_BEFORE = re.compile(f"(?:{alternation(YEAR_LEADS)})" + r"\s{0,2}$", re.I)
+_YEAR_AFTER = re.compile(r"\s{0,2}" + f"(?:{alternation(YEAR_JOINERS)})" + r"\s{0,2}(?:19|20)\d\d", re.I)
 
 
 @dataclass(frozen=True)
@@ -240,7 +272,7 @@ def _read_clause(clause: str) -> LineReading | None:
             return LineReading(frac, text=clause)
         if _ALTERNATIVE.fullmatch(gap) and not _is_label(nxt, clause):
             return LineReading(None, ambiguous=True, text=clause)
-    if pick.bare > 0 and _NEGATIVE_WORD.search(clause[max(0, pick.start - 20):pick.start]):
+    if pick.bare > 0 and ends_with_decrease_word(clause[max(0, pick.start - 20):pick.start]):
         pick = Num(pick.text, pick.start, pick.end, -pick.bare, pick.unit, pick.multiplier, pick.currency)
     return LineReading(pick, text=clause)
 
@@ -285,12 +317,7 @@ def extract_number(output: str | None) -> NumberExtraction:
 
 
 # ---- refusals ---------------------------------------------------------------------------------------------
-_REFUSAL = re.compile(
-    r"無法(?:判斷|確定|得知|計算|回答|判定|比較|得出|取得|確認)|不確定|不清楚|不知道|資料不足|資訊不足|數據不足|"
-    r"(?:沒有|缺乏|缺少)(?:足夠|相關|必要)?的?(?:資料|資訊|數據)|無從(?:判斷|得知)|"
-    r"cannot (?:be )?(?:determined?|calculated?|computed?|answered?|tell)|can't (?:determine|tell|say)|"
-    r"unable to (?:determine|calculate|answer)|not enough (?:information|data)|insufficient (?:information|data)|"
-    r"\bunknown\b|\bN/?A\b|not (?:possible|able) to determine", re.I)
+_REFUSAL = re.compile(alternation(REFUSAL_PHRASES), re.I)
 
 
 def is_refusal(text: str | None) -> bool:
@@ -299,11 +326,11 @@ def is_refusal(text: str | None) -> bool:
 
 
 # ---- yes / no -------------------------------------------------------------------------------------------
-_NO = re.compile(r"^(?:否|不是|不對|不正確|錯誤?|非|沒有|無|不會|不|no|false|n)(?![a-z])", re.I)
-_YES = re.compile(r"^(?:是|對|正確|有|會|yes|true|y)(?![a-z])", re.I)
+_NO = re.compile(f"^(?:{alternation(NO_ANSWER_WORDS)})(?![a-z])", re.I)
+_YES = re.compile(f"^(?:{alternation(YES_ANSWER_WORDS)})(?![a-z])", re.I)
 # a lead-in before the yes/no word (not a refusal: 「可能」, 「不確定」 stay undecided or refusals)
-_HEDGE = re.compile(r"^(?:應該|應|我(?:認為|判斷|覺得)|判斷(?:結果)?(?:為|是)?|結論(?:為|是)|看來|顯然)[ \t:：，,]*")
-_YES_NO_ANY = re.compile(r"(?<![a-z])(yes|no)(?![a-z])|(不是|否|是)", re.I)
+_HEDGE = re.compile(f"^(?:{alternation(YES_NO_HEDGES)})" + r"[ \t:：，,]*")
+_YES_NO_ANY = re.compile(r"(?<![a-z])(yes|no)(?![a-z])|" + f"({alternation(LAST_LINE_YES_NO)})", re.I)
 
 
 def classify_yes_no(text: str | None, question: str | None = None) -> str | None:
@@ -324,7 +351,7 @@ def classify_yes_no(text: str | None, question: str | None = None) -> str | None
 
 
 _WHETHER = re.compile(r"是否(?:為|是)?\s*([^，,。；;？?！!（(「」『』\s]{1,20})")
-_NEGATION_BEFORE = re.compile(r"(?:不|未|非|無|沒|毋|免)[須需必得用要]?$")
+_NEGATION_BEFORE = re.compile(f"(?:{alternation(tuple(NEGATORS_BEFORE_PREDICATE))})[{NEGATOR_MODALS}]?$")
 
 
 def _norm_predicate(text: str) -> str:
@@ -377,10 +404,10 @@ def extract_yes_no(output: str | None, question: str | None = None) -> tuple[str
 
 
 # ---- multiple choice --------------------------------------------------------------------------------------
-_LEAD = re.compile(r"^[ \t*「『\"'\[]{0,10}(?:選項|選擇|選|option|choice)?[ \t]{0,3}", re.I)
+_LEAD = re.compile(r"^[ \t*「『\"'\[]{0,10}" + f"(?:{alternation(CHOICE_LEADS)})?" + r"[ \t]{0,3}", re.I)
 _CODE_SEQ = re.compile(r"[(（]?\s*([A-Da-d]|[1-4])\s*[)）]?(?![A-Za-z0-9])")
 _LETTER_RUN = re.compile(r"[(（]?([A-Da-d]{2,4})[)）]?(?![A-Za-z])")
-_SEP = re.compile(r"[ \t]{0,3}(?:,|，|、|和|及|與|/|&|and|[ \t])[ \t]{0,3}", re.I)
+_SEP = re.compile(r"[ \t]{0,3}" + f"(?:{alternation(CHOICE_JOINERS)}|" + r"[ \t])[ \t]{0,3}", re.I)
 # Circled and parenthesised digits as option codes: ③ / ⑶ / ❸ → (3).
 _CIRCLED = {0x2460 + i: f"({i + 1})" for i in range(4)}
 _CIRCLED.update({0x2474 + i: f"({i + 1})" for i in range(4)})

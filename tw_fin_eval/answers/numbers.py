@@ -17,6 +17,18 @@ import functools
 import re
 from dataclasses import dataclass
 
+from tw_fin_eval.answers.vocabulary import (
+    BPS_UNITS,
+    CJK_SCALE_WORDS,
+    CURRENCY_AFTER,
+    CURRENCY_BEFORE,
+    DATE_SUFFIXES,
+    NUMBER_UNITS,
+    PERCENT_UNITS,
+    SCALE_WORDS,
+    alternation,
+)
+
 # Full-width digits and signs → ASCII. The full-width comma 「，」 is deliberately NOT mapped to "," — in
 # Chinese text it separates clauses, and "94，2015" must not read as a thousands group.
 _FULLWIDTH = {ord("０") + i: ord("0") + i for i in range(10)}
@@ -30,20 +42,12 @@ _FULLWIDTH.update({
     ord("万"): "萬", ord("亿"): "億",  # a Simplified-leaning model's units: 1.877 万, 132 亿元
 })
 
-MULTIPLIERS: dict[str, float] = {
-    "千": 1e3, "萬": 1e4, "百萬": 1e6, "千萬": 1e7, "億": 1e8, "十億": 1e9, "兆": 1e12,
-    "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9,
-    "k": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "b": 1e9,  # $3.74M, 12.26M shares, $5k, $1.2B
-}
-PERCENT_UNITS = frozenset({"%", "個百分點", "百分點"})
-BPS_UNITS = frozenset({"bps", "bp", "個基點", "基點"})
-# Units that restate a scale a Chinese reader would merge into one number (1億2,000萬).
-_CJK_SCALE = {"兆": 1e12, "億": 1e8, "萬": 1e4, "千": 1e3}
+MULTIPLIERS = SCALE_WORDS  # the word lists live in vocabulary.py
+_CJK_SCALE = CJK_SCALE_WORDS
 
-_CURRENCY_BEFORE = r"(?:NT\s?\$|US\s?\$|HK\s?\$|\$|NTD|USD|TWD|新台幣|新臺幣|台幣|臺幣|美金)"
-_CURRENCY_AFTER = r"(?:新台幣元|新臺幣元|美元|港元|台幣|臺幣|元|NTD|USD|TWD|dollars?)"
-_UNIT = (r"(?:%|個百分點|百分點|bps|bp|個基點|基點|兆|十億|千萬|百萬|億|萬|千|"
-         r"trillion|billion|million|thousand|bn|mn|mm|k|m|b)")
+_CURRENCY_BEFORE = f"(?:{alternation(CURRENCY_BEFORE)})"
+_CURRENCY_AFTER = f"(?:{alternation(CURRENCY_AFTER)})"
+_UNIT = f"(?:{alternation(NUMBER_UNITS)})"
 
 # Whitespace inside a number is bounded ({0,2}): unbounded runs between the optional parts would let the
 # regex try every split of a long run of spaces (catastrophic backtracking on degenerate model output).
@@ -66,7 +70,7 @@ _NUM_RE = re.compile(
     """,
     re.X | re.I,
 )
-_DATE_SUFFIX = re.compile(r"[ \t]{0,2}(?:年|月|日|季|週|周)")
+_DATE_SUFFIX = re.compile(r"[ \t]{0,2}(?:" + alternation(tuple(DATE_SUFFIXES)) + ")")
 
 
 @dataclass(slots=True)
