@@ -29,8 +29,8 @@ from decimal import Decimal
 from typing import Any
 
 from tw_fin_eval import prompts
+from tw_fin_eval.answers.match import gold_display
 from tw_fin_eval.records import render_table_evidence
-from tw_fin_eval.schema import gold_display
 from tw_fin_eval.sources.base import table_row_sentence
 from tw_fin_eval.twins import checks
 from tw_fin_eval.twins import identities as ids
