@@ -17,7 +17,8 @@ from decimal import Decimal
 from typing import Any
 
 from tw_fin_eval import prompts
-from tw_fin_eval.schema import answer_matches, display_number
+from tw_fin_eval.answers.match import answer_matches
+from tw_fin_eval.schema import display_number
 from tw_fin_eval.twins import identities as ids
 from tw_fin_eval.twins.numerals import dec, holds
 from tw_fin_eval.verification.program import ProgramError, execute, same_value
