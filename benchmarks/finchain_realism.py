@@ -28,6 +28,7 @@ Patterns (items counted, not occurrences; the rules live in finchain_tw_template
   reports a balance sheet, revenue or cash flow, and the question's largest NT$ amount is under NT$500 萬.
 - invalid_twse_tick: a stock price the question states that is not on the TWSE tick grid (0.01 below NT$10, 0.05
   to 50, 0.1 to 100, 0.5 to 500, 1 to 1,000, 5 above; finchain_tw_templates/FACTS.md §3).
+- move_over_daily_limit: consecutive daily closes that move more than the TWSE 10% daily limit.
 - non_taifex_contract_terms: a stock-option strike or premium off TAIFEX's grids, a contract that is not 2,000
   shares, or an index contract (臺股期貨, 小型臺指, 臺指選擇權) with another NT$ per point (FACTS.md §4).
 - cash_report_rule_wrong: a 大額通貨交易 report stated as a total of several deposits, with another amount than

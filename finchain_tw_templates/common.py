@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from finchain_tw_templates.core import Problem, Step
+from finchain_tw_templates.facts import CORPORATE_TAX
 
 # Fictional Taiwanese-style names. Every stem was checked against the TWSE/TPEx listings and Taiwan's
 # financial groups, banks, insurers and 投信 (benchmarks/finchain_realism.py --listed ...): none is built on a
@@ -345,7 +346,7 @@ class Chain:
 
 # Taiwan's corporate income tax (營利事業所得稅) rate since 2018. Every template about a Taiwan company uses it;
 # a template that wants another rate must call it an assumption (「假設」) in the question.
-TW_CORPORATE_TAX = 0.20
+TW_CORPORATE_TAX = CORPORATE_TAX  # facts.py (所得稅法 第 5 條)
 
 # ---------------------------------------------------------------- the answer instruction
 # Every rounding instruction of every question is written by `ask` (directly or through the constants below),

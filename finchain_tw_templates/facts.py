@@ -37,6 +37,7 @@ DEPOSIT_INSURANCE_LIMIT = 3_000_000
 TWSE_STOCK_TICKS: tuple[tuple[float, float], ...] = (
     (10, 0.01), (50, 0.05), (100, 0.1), (500, 0.5), (1_000, 1), (math.inf, 5))
 BOARD_LOT = 1_000  # 1 張 = 1,000 股
+DAILY_PRICE_LIMIT = 0.10  # 營業細則 第 63 條: a stock moves at most 10% from the previous close (since 2015-06-01)
 SECURITIES_TX_TAX_STOCK = 0.003  # 證券交易稅條例 第 2 條: 公司發行之股票, on the seller
 SECURITIES_TX_TAX_ETF = 0.001  # 受益憑證 (ETF)
 BROKER_FEE_CAP = 0.001425  # 證券商手續費上限 千分之 1.425

@@ -161,6 +161,15 @@ def invalid_twse_tick(r: Mapping[str, Any]) -> bool:
     return any(not facts.is_twse_price(p) for p in share_prices(r["question"]))
 
 
+def move_over_daily_limit(r: Mapping[str, Any]) -> bool:
+    """Consecutive daily closes that move more than the TWSE 10% limit (FACTS.md §3)."""
+    for m in _CLOSE_LIST.finditer(r["question"]):
+        closes = [_amount(x) for x in m.group(1).split("、") if x.strip()]
+        if any(abs(b / a - 1) > facts.DAILY_PRICE_LIMIT + 1e-9 for a, b in zip(closes, closes[1:])):
+            return True
+    return False
+
+
 _STRIKE = re.compile(r"履約價格\s*" + _MONEY)
 _PREMIUM = re.compile(r"每股\s*" + _MONEY + r"\s*的權利金|每股收取權利金\s*" + _MONEY + r"|賣權價格為\s*" + _MONEY)
 _STOCK_OPTION = re.compile(r"股票[^。]*(?:買權|賣權)|股票選擇權")  # an option on a stock (not 員工認股權)
@@ -251,6 +260,7 @@ CHECKS = {
     "beta_not_貝他係數": beta_not_glossary_term,
     "company_deal_under_500萬": company_deal_too_small,
     "invalid_twse_tick": invalid_twse_tick,
+    "move_over_daily_limit": move_over_daily_limit,
     "non_taifex_contract_terms": non_taifex_contract_terms,
     "cash_report_rule_wrong": cash_report_rule_wrong,
     "quantile_not_stated": quantile_not_stated,

@@ -80,6 +80,7 @@ def test_taifex_stock_option_premium_grid(premium, ok):
     (realism.invalid_twse_tick, "年初以每股 NT$123.7 買進", "年初以每股 NT$123.5 買進"),
     (realism.invalid_twse_tick, "股價為每股 NT$523.5，", "股價為每股 NT$524，"),
     (realism.invalid_twse_tick, "收盤價依序為 123.7、124.5 元。", "收盤價依序為 123.5、124.5 元。"),
+    (realism.move_over_daily_limit, "收盤價依序為 100、111、112 元。", "收盤價依序為 100、110、112 元。"),
     (realism.non_taifex_contract_terms, "買進某股票的歐式買權，履約價格 NT$255。", "買進某股票的歐式買權，履約價格 NT$260。"),
     (realism.non_taifex_contract_terms, "以每股 NT$13.27 的權利金買進某公司股票的歐式買權，履約價格 NT$200。",
      "以每股 NT$13.25 的權利金買進某公司股票的歐式買權，履約價格 NT$200。"),
@@ -195,3 +196,19 @@ def test_annuity_factors_are_stated_and_used(template_id):
 
 def test_carbon_fee_rates_are_the_published_ones():
     assert {_run("carbon_credits_basic2", seed).params["rate"] for seed in SEEDS} == set(facts.CARBON_FEE_RATES)
+
+
+def test_facts_md_is_clean_taiwan_chinese():
+    from tw_fin_eval.zhcheck.rules import check_zh
+
+    problems = [(i, f.found) for i, line in enumerate(FACTS_MD.read_text("utf-8").splitlines(), 1)
+                for f in check_zh(line)]
+    assert not problems, problems
+
+
+def test_magnitudes_are_taiwan_plausible():
+    """A NT$ time deposit pays 1%–2.5% (not FinChain's 8%); six daily closes never jump past the 10% limit."""
+    for seed in SEEDS:
+        assert 0.01 <= _run("compound_interest_basic1", seed).params["r"] <= 0.025
+        closes = [v for k, v in sorted(_run("stock_market_analysis_intermediate1", seed).params.items())]
+        assert all(abs(b / a - 1) <= facts.DAILY_PRICE_LIMIT for a, b in zip(closes, closes[1:])), seed

@@ -354,7 +354,10 @@ def sma_basic2(rng: random.Random) -> Problem:
 def sma_inter1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     base = pick_decimal(rng, 20, 600, 1)
-    closes = [twse_price(pick_decimal(rng, base * 0.93, base * 1.07, 1)) for _ in range(6)]
+    closes: list[float] = []
+    for _ in range(6):  # day to day within ±4%, well inside the TWSE 10% price limit (facts.DAILY_PRICE_LIMIT)
+        prev = closes[-1] if closes else base
+        closes.append(twse_price(pick_decimal(rng, prev * 0.96, prev * 1.04, 1)))
     q = (f"{co}公司股票最近 6 個交易日的收盤價依序為 {'、'.join(_close(x) for x in closes)} 元。請計算今日（最後一日）"
          f"的 5 日移動平均線，以及今日收盤價相對 5 日均線的乖離率。本題答案填乖離率。{ASK_PCT}")
     c = Chain()

@@ -26,7 +26,18 @@ from finchain_tw_templates.common import (
     pick_rate,
 )
 from finchain_tw_templates.core import Problem, template
-from finchain_tw_templates.facts import twse_price
+from finchain_tw_templates.facts import (
+    BOARD_LOT,
+    BROKER_FEE_CAP,
+    DIVIDEND_CREDIT_CAP,
+    DIVIDEND_CREDIT_RATE,
+    DIVIDEND_SEPARATE_RATE,
+    LABOR_PENSION_EMPLOYER_MIN,
+    NHI_SUPPLEMENTARY_MIN,
+    NHI_SUPPLEMENTARY_RATE,
+    SECURITIES_TX_TAX_STOCK,
+    twse_price,
+)
 
 D = "personal_finance"
 
@@ -284,11 +295,11 @@ def personal_investment_inter1(rng: random.Random) -> Problem:
     lots = rng.randint(1, 10)
     buy = twse_price(pick_decimal(rng, 15, 300, 1))
     sell = twse_price(pick_decimal(rng, buy * 0.85, buy * 1.3, 1))
-    fee = 0.001425
+    fee = BROKER_FEE_CAP
     disc = rng.choice([0.28, 0.5, 0.6, 0.65])
     min_fee = 20
-    tax = 0.003
-    shares = lots * 1000
+    tax = SECURITIES_TX_TAX_STOCK
+    shares = lots * BOARD_LOT
     c = Chain()
     f_buy = c.add("買進手續費", max(shares * buy * fee * disc, min_fee),
                   f"{ntd(shares * buy)} × 0.1425% × {disc}（不足 {ntd(min_fee)} 以 {ntd(min_fee)} 計）", ntd)
@@ -400,7 +411,7 @@ def savings_and_retirement_inter1(rng: random.Random) -> Problem:
 def savings_and_retirement_inter2(rng: random.Random) -> Problem:
     who = pick_person(rng)
     wage = pick_money(rng, 28_000, 150_000, 100)
-    emp = 0.06
+    emp = LABOR_PENSION_EMPLOYER_MIN
     self_r = pick_rate(rng, 1, 6, 1)
     m = rng.choice([0.05, 0.12, 0.2, 0.3])
     c = Chain()
@@ -460,11 +471,11 @@ def tax_calculation_basic1(rng: random.Random) -> Problem:
 def tax_calculation_basic2(rng: random.Random) -> Problem:
     who = pick_person(rng)
     div = pick_money(rng, 20_000, 2_000_000, 100)
-    rate = 0.0211
+    rate = NHI_SUPPLEMENTARY_RATE
     c = Chain()
     prem = c.add("補充保險費", div * rate, f"{ntd(div)} × {pct(rate)}", ntd)
     net = c.add("實際入帳股利", div - prem, f"{ntd(div)} − {ntd(prem)}", ntd)
-    q = (f"{who}收到一筆單次給付 {ntd(div)} 的現金股利。假設單次給付達 {ntd(20_000)} 就須按 {pct(rate)} 扣取二代健保補充保險費，"
+    q = (f"{who}收到一筆單次給付 {ntd(div)} 的現金股利。假設單次給付達 {ntd(NHI_SUPPLEMENTARY_MIN)} 就須按 {pct(rate)} 扣取二代健保補充保險費，"
          f"請問扣費後實際入帳的股利是多少？{ASK_NUM}")
     return c.numeric(q, net, ntd(net, 2), {"div": div, "rate": rate})
 
@@ -526,7 +537,7 @@ def tax_calculation_inter2(rng: random.Random) -> Problem:
 @template(D, "tax_calculation", "tax_calculation_adv1", "進階")
 def tax_calculation_adv1(rng: random.Random) -> Problem:
     who = pick_person(rng)
-    credit_rate, cap, sep_rate = 0.085, 80_000, 0.28
+    credit_rate, cap, sep_rate = DIVIDEND_CREDIT_RATE, DIVIDEND_CREDIT_CAP, DIVIDEND_SEPARATE_RATE
     while True:
         x = pick_money(rng, 200_000, 6_000_000, 1_000)
         div = pick_money(rng, 50_000, 3_000_000, 1_000)

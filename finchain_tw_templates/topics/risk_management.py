@@ -28,7 +28,14 @@ from finchain_tw_templates.common import (
     plus,
 )
 from finchain_tw_templates.core import Problem, template
-from finchain_tw_templates.facts import annuity_factor, annuity_factor_given, z_value
+from finchain_tw_templates.facts import (
+    CAR_MIN,
+    LEVERAGE_MIN,
+    TIER1_MIN,
+    annuity_factor,
+    annuity_factor_given,
+    z_value,
+)
 
 D = "risk_management"
 STD_NORMAL = NormalDist()
@@ -101,7 +108,7 @@ EXPOSURE_TYPES = (("企業放款", 1.0), ("住宅抵押貸款", 0.35), ("對銀�
 def regulatory_compliance_inter1(rng: random.Random) -> Problem:
     bank = pick_bank(rng)
     kinds = rng.sample(EXPOSURE_TYPES, 3)
-    minimum = 0.105
+    minimum = CAR_MIN
     while True:
         exps = [pick_money(rng, 20_000_000_000, 300_000_000_000, 1_000_000_000) for _ in kinds]
         rwa = sum(e * w for e, (_, w) in zip(exps, kinds))
@@ -141,7 +148,7 @@ def regulatory_compliance_inter2(rng: random.Random) -> Problem:
 @template(D, "regulatory_compliance", "regulatory_compliance_adv1", "進階")
 def regulatory_compliance_adv1(rng: random.Random) -> Problem:
     bank = pick_bank(rng)
-    t1_min, lev_min = 0.085, 0.03
+    t1_min, lev_min = TIER1_MIN, LEVERAGE_MIN
     while True:
         rwa = pick_money(rng, 500_000_000_000, 3_000_000_000_000, 10_000_000_000)
         expo = pick_money(rng, round(rwa * 1.4), round(rwa * 2.2), 10_000_000_000)
@@ -242,7 +249,7 @@ def risk_appetite_inter2(rng: random.Random) -> Problem:
 def risk_appetite_adv1(rng: random.Random) -> Problem:
     bank = pick_bank(rng)
     cl = rng.choice([0.95, 0.99])
-    minimum = 0.105
+    minimum = CAR_MIN
     while True:
         rwa = pick_money(rng, 200_000_000_000, 2_000_000_000_000, 10_000_000_000)
         cap = pick_money(rng, round(rwa * 0.12), round(rwa * 0.16), 1_000_000_000)
