@@ -151,3 +151,68 @@ def test_batch_export_accepts_the_twins_file(sets, tmp_path):
     lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
     n_units = sum(len(t["turns"]) if t.get("turns") else 1 for t in sets["twins"])
     assert len(lines) == n_units and any("-twin-s5" in json.dumps(x) for x in lines)
+
+
+# ---- private FinChain seeds ---------------------------------------------------------------------------------
+def test_finchain_private_seeds_parse_and_refuse_the_release():
+    from tw_fin_eval.errors import InputError
+    from tw_fin_eval.twins.finchain import parse_seeds
+
+    assert parse_seeds("1000-1002,31337, 1001") == [1000, 1001, 1002, 31337]
+    for bad in ("0-3", "9", "5-12", "abc", "12-10", "", "-4"):
+        with pytest.raises(InputError):
+            parse_seeds(bad)
+
+
+def test_finchain_private_command_is_deterministic_and_marked(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for out in (a, b):
+        assert cli_main(["finchain-private", "--seeds", "90001-90002", "--topics", "bond_pricing", "--out",
+                         str(out)]) == 0
+    text = (a / "finchain_private.jsonl").read_text(encoding="utf-8")
+    assert text == (b / "finchain_private.jsonl").read_text(encoding="utf-8")
+    recs = [json.loads(x) for x in text.splitlines()]
+    assert len(recs) == 10 and {r["seed"] for r in recs} == {90001, 90002}
+    assert all(r["dataset"] == "FinChain-TW-private" and r["id"].endswith(f"-s{r['seed']}") for r in recs)
+    assert cli_main(["finchain-private", "--seeds", "1-3", "--out", str(tmp_path / "c")]) == 2
+
+
+def test_finchain_gap_pairs_release_and_private_seeds_by_template(tmp_path):
+    """A server that knows the released FinChain-TW items (answers their gold, and the released answer of the same
+    template for a private item) drops on the private seeds; one that solves every prompt does not."""
+    from tw_fin_eval.twins.finchain import generate
+
+    topics = ["bond_pricing", "npv", "kyc"]
+    release = [r for r in _records("finchain_tw.jsonl", 3000) if r["subcategory"] in topics]
+    if not release:
+        pytest.skip("no FinChain-TW topics selected")
+    private = generate([777001, 777002], topics)
+    data = [tmp_path / "release.jsonl", tmp_path / "private.jsonl"]
+    for path, recs in zip(data, (release, private)):
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), encoding="utf-8")
+    first_gold = {}
+    for r in release:
+        first_gold.setdefault(r["template_id"], r["answer"])
+    by_prompt = {r["messages"][-1]["content"]: r for r in release + private}
+
+    def memoriser(body):
+        rec = by_prompt[_users(body)[-1]]
+        known = rec if rec["dataset"] == "FinChain-TW" else None
+        return "答案：" + str(known["answer"] if known else first_gold[rec["template_id"]])
+
+    def solver(body):
+        rec = by_prompt[_users(body)[-1]]
+        return "答案：" + str(rec["answer"])
+
+    gaps = {}
+    for name, responder in (("fc_mem", memoriser), ("fc_solver", solver)):
+        runs, out = tmp_path / f"{name}.jsonl", tmp_path / name
+        with FakeOpenAIServer(responder) as srv:
+            assert cli_main(["run", "--base-url", srv.url, "--model", name, "--out", str(runs), "--data",
+                             *map(str, data), "--quiet"]) == 0
+        assert cli_main(["score", "--data", *map(str, data), "--runs", str(runs), "--out", str(out), "--quiet"]) == 0
+        gaps[name] = json.loads((out / "results.json").read_text(encoding="utf-8"))["memorisation_gap"]
+    mem, sol = gaps["fc_mem"]["subsets"]["finchain"], gaps["fc_solver"]["subsets"]["finchain"]
+    assert mem["n_paired"] == len(private) and mem["seeds"] == [777001, 777002]
+    assert mem["original_accuracy"] == 1.0 and mem["diff"] > 0.5 and mem["p_value"] < 1e-3
+    assert sol["diff"] == 0 and sol["p_value"] == 1.0

@@ -48,6 +48,8 @@ COMMANDS: dict[str, Command] = {
                              "compare blind second reads with the first reads; fold them in with --write"),
     "twins": Command("tw_fin_eval.twins.cli", "write contamination-resistant twins of FinQA-TW / ConvFinQA-TW "
                      "(perturbed numbers, recomputed gold) at a private seed"),
+    "finchain-private": Command("tw_fin_eval.twins.finchain",
+                                "generate FinChain-TW at seeds you choose (a private set; not the release's 0–9)"),
     "convert-finllm450": Command("tw_fin_eval.sources.finllm450", "convert the FinLLM 450 Excel workbook to data/finllm450.jsonl"),
 }
 

@@ -1,7 +1,8 @@
 """The memorisation gap: accuracy on the original FinQA-TW / ConvFinQA-TW units against their twins, paired.
 
 A run that includes twins (`tw-fin-eval twins`) scores each twin unit (`<id>-twin-s<seed>`, turn k) next to
-its original (`<id>`, turn k). Over the units where both were decided (scored or a failed generation; gold not
+its original (`<id>`, turn k); FinChain-TW units at private seeds (`tw-fin-eval finchain-private`) are paired
+with the release's seeds of the same template. Over the units where both were decided (scored or a failed generation; gold not
 unanswerable) we report the two accuracies, their difference *original − twin* (positive = the model drops on
 new numbers), a seeded paired bootstrap 95% interval (clusters resampled: conversation for ConvFinQA, item
 otherwise) and McNemar's exact p-value, per subset and pooled. A reasoning model's gap is ~0 (within the
@@ -19,12 +20,14 @@ interval); a model that recalls the public answers drops on the twins.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tw_fin_eval.twins.ids import DATASET_SUFFIX, original_of
 
+PRIVATE_FINCHAIN_DATASET = "FinChain-TW-private"  # twins.finchain.DATASET
 DECIDED = ("scored", "error")  # a failed generation counts wrong, as in the headline accuracy
 METHOD = ("paired over units where the original and its twin were both decided; diff = original − twin; "
           "percentile bootstrap of the paired differences, clusters resampled with replacement; McNemar exact")
@@ -57,6 +60,31 @@ def _entry(pairs: Sequence[tuple[str, bool, bool]], seed: str, seeds: Iterable[i
             "only_twin": only_twin, "seeds": sorted(set(seeds))}
 
 
+_PUBLIC_FINCHAIN = re.compile(r"^finchain_tw-\d{4}$")
+_PRIVATE_FINCHAIN = re.compile(r"^finchain_tw-.+-s(\d+)$")
+
+
+def _finchain_pairs(items: list[Any], pairs: dict[str, list[tuple[str, bool, bool]]],
+                    seeds: dict[str, set[int]]) -> int:
+    """FinChain-TW: the release's seeds against private seeds (`finchain-private`) of the same template, the
+    i-th decided unit of each side paired within the template (the cluster); returns the private units seen."""
+    public: dict[str, list[Any]] = defaultdict(list)
+    private: dict[str, list[Any]] = defaultdict(list)
+    seen = 0
+    for it in items:
+        if it.dataset == PRIVATE_FINCHAIN_DATASET and _PRIVATE_FINCHAIN.match(it.id):
+            seen += 1
+            if _counted(it):
+                private[it.cluster or it.id].append(it)
+        elif _PUBLIC_FINCHAIN.match(it.id) and _counted(it):
+            public[it.cluster or it.id].append(it)
+    for template in sorted(set(public) & set(private)):
+        for a, b in zip(sorted(public[template], key=lambda x: x.id), sorted(private[template], key=lambda x: x.id)):
+            pairs["finchain"].append((template, bool(a.correct), bool(b.correct)))
+            seeds["finchain"].add(int(_PRIVATE_FINCHAIN.match(b.id).group(1)))
+    return seen
+
+
 def compute(items: Iterable[Any]) -> dict[str, Any] | None:
     """The gap per subset and pooled, or None when the run has no twin units (or none paired)."""
     items = list(items)
@@ -76,6 +104,7 @@ def compute(items: Iterable[Any]) -> dict[str, Any] | None:
         config = _config(orig.dataset)
         pairs[config].append((orig.cluster or orig.id, bool(orig.correct), bool(it.correct)))
         seeds[config].add(origin[1])
+    twins_seen += _finchain_pairs(items, pairs, seeds)
     if not twins_seen:
         return None
     from tw_fin_eval.scoring import stats
