@@ -44,6 +44,9 @@ COMMANDS: dict[str, Command] = {
                             "print the folder of the lm-evaluation-harness tasks (for lm_eval --include_path)"),
     "lm-eval-runs": Command("tw_fin_eval.integrations.lm_eval.runs_cli",
                             "turn lm-eval's logged samples into a runs file for `score`"),
+    "verify-screen": Command("tw_fin_eval.verification.screen_cli",
+                             "pre-screen every FinQA/ConvFinQA unit for the residual gold classes (unit, "
+                             "program, missing fact, sign, unanswerable)"),
     "verify-second": Command("tw_fin_eval.verification.second_cli",
                              "compare blind second reads with the first reads; fold them in with --write"),
     "twins": Command("tw_fin_eval.twins.cli", "write contamination-resistant twins of FinQA-TW / ConvFinQA-TW "

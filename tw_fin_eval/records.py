@@ -48,6 +48,20 @@ def render_table_evidence(table: list[list[str]], row: int, keep: frozenset[floa
     return evidence_zh.render_row(table, row, keep)
 
 
+_SCALE_ZH = {3: "千", 6: "百萬", 9: "十億"}
+_KIND_ZH = {"dollars": "美元", "shares": "股", "": ""}
+
+
+def table_unit_caption(item: SourceItem) -> str | None:
+    """The table's unit in zh-TW when the page states it only outside the table (the sentence before it,
+    `amount_scale.unit_note`): 「單位：千美元」, 「單位：百萬，每股金額除外」; None otherwise."""
+    note = item.fields.get("unit_note")
+    if note is None:
+        return None
+    caption = f"單位：{_SCALE_ZH[note.scale]}{_KIND_ZH[note.kind]}"
+    return caption + ("，每股金額除外" if note.except_per_share else "")
+
+
 def gold_operands(item: SourceItem) -> frozenset[float]:
     """The literal numbers the item's programs compute with (FinQA's program, every ConvFinQA turn's)."""
     from tw_fin_eval.sources.amount_scale import program_literals

@@ -36,7 +36,7 @@ def finqa_records(n: int = 3, kinds: tuple[str, ...] = ("增減計算", "比率�
             "question": f"{2015 + i % 2} 年的淨營收變動是多少？",
             "context": {"table": [["", "金額（百萬）"], ["2014 年淨營收", f"$ {b}"], ["2015 年淨營收", f"$ {a}"]],
                         "evidence": [f"2015 年淨營收（金額（百萬））為 $ {a}。"],
-                        "setting": "silver_evidence" if i % 2 else "gold_evidence"},
+                        "setting": "silver_evidence" if i % 2 else "gold_evidence", "table_unit": None},
             "answer": "yes" if yes_no else str(a - b),
             "answer_value": None if yes_no else a - b,  # an int on purpose: the release must store float64
             "answer_text": "yes" if yes_no else None,
@@ -82,7 +82,8 @@ def convfinqa_records(n: int = 2) -> list[dict[str, Any]]:
             "category": "C_財報數值推理", "subcategory": "雙題組合" if i % 2 == 0 else "單題拆解",
             "task_type": "conversation_numeric", "difficulty": None, "lang": "zh-TW",
             "question": turns[0]["question"],
-            "context": {"table": [["", "2015", "2014"], ["淨利", "120", "100"]], "evidence": [], "setting": "gold_evidence"},
+            "context": {"table": [["", "2015", "2014"], ["淨利", "120", "100"]], "evidence": [], "setting": "gold_evidence",
+                        "table_unit": "單位：百萬"},
             "answer": "yes", "answer_value": None, "answer_text": "yes", "program": "greater(120, 100)",
             "turns": turns, "system": SYSTEM, "first_user_prefix": "表格：\n| | 2015 | 2014 |\n\n",
             "messages": _messages(turns[0]["question"]),

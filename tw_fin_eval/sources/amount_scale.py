@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 _SCALE_WORDS = {"thousand": 3, "million": 6, "billion": 9}
 _AFTER = re.compile(r"\s*(?:20(?:13|14|22)\s+)?(thousand|million|billion|mil-\s*lion|bil-\s*lion)s?\b", re.I)
@@ -72,6 +73,51 @@ def table_scale(table: list[list[str]] | None) -> int | None:
     return scales.pop() if len(scales) == 1 else None
 
 
+# the unit note a page prints right before its table: "the following table … ( in thousands ) :",
+# "( dollars in millions , except per share data )", "$ in millions december 2015", "shares in thousands"
+_NOTE = re.compile(r"(?:\b(?:u\.s\.\s+)?(?:dollars?|dollar\s+amounts|amounts|shares|share\s+awards|units)\s+|\$\s*|\b)"
+                   r"(?:stated\s+)?in\s+(thousands|millions|billions)\b"
+                   r"(?:\s+of\s+(?:u\.s\.\s+)?(dollars|shares))?"
+                   r"(\s*,?\s*except\s+(?:for\s+)?(?:per[\s-]+share|share)\b)?", re.I)
+
+
+@dataclass(frozen=True)
+class UnitNote:
+    """A table's unit as the page states it outside the table: its scale (3/6/9), what it counts
+    ("dollars", "shares" or "" when the page does not say) and whether per-share figures are excepted."""
+
+    text: str  # the English words, e.g. "dollars in millions"
+    scale: int
+    kind: str
+    except_per_share: bool = False
+
+
+def unit_note(table: list[list[str]] | None, pre_text: list[str]) -> UnitNote | None:
+    """The unit note of the sentence right before the table (the last pre-text sentence), when the table
+    itself states no unit; None when there is none, or when that sentence names two different scales."""
+    if not pre_text or table_scale(table) is not None or _states_unit(table):
+        return None
+    found = list(_NOTE.finditer(pre_text[-1]))
+    scales = {_SCALE_WORDS[m.group(1).lower().rstrip("s")] for m in found}
+    if len(scales) != 1:
+        return None
+    m = found[0]
+    lead = m.group(0).lower()
+    if "share" in lead and "per" not in lead or (m.group(2) or "").lower() == "shares":
+        kind = "shares"
+    elif "$" in lead or "dollar" in lead:
+        kind = "dollars"
+    else:
+        kind = ""
+    return UnitNote(" ".join(m.group(0).split()), scales.pop(), kind, bool(m.group(3)))
+
+
+def _states_unit(table: list[list[str]] | None) -> bool:
+    """Does the header row already carry some unit words ("( in $ millions )", "( 000s )")? Then no note."""
+    header = " ".join((table or [[]])[0]).lower()
+    return bool(re.search(r"\b(?:thousands|millions|billions|000s?)\b|in \$", header))
+
+
 def _in_table(value: float, table: list[list[str]] | None) -> bool:
     for row in (table or [])[1:]:
         for cell in row[1:]:
@@ -94,8 +140,10 @@ def rescales(program: str | None) -> bool:
     return any(a.strip() in _RESCALE for _, body in _STEP.findall(program or "") for a in body.split(","))
 
 
-def program_scale(program: str | None, table: list[list[str]] | None, sentences: Iterable[str]) -> int | None:
-    """Power of ten of the gold's unit (see the module docstring), or None."""
+def program_scale(program: str | None, table: list[list[str]] | None, sentences: Iterable[str],
+                  note: UnitNote | None = None) -> int | None:
+    """Power of ten of the gold's unit (see the module docstring), or None. `note`: the table's unit as the
+    page states it before the table (`unit_note`), used when the table itself states none."""
     steps = _STEP.findall(program or "")
     if not steps:  # a bare lookup ("60.94") is one literal operand
         steps = [("value", program or "")]
@@ -105,7 +153,7 @@ def program_scale(program: str | None, table: list[list[str]] | None, sentences:
     if rescales(program):
         return None
     sentences = list(sentences)
-    t_scale = table_scale(table)
+    t_scale = table_scale(table) or (note.scale if note else None)
     scales: set[int] = set()
     if any(op.startswith("table_") for op, _ in steps) and t_scale:
         scales.add(t_scale)
@@ -124,7 +172,7 @@ def annotate_record(record: dict, item) -> dict:
     """FinQA post-gold hook: `answer_scale` of the (final) program; null for yes/no items."""
     sentences = item.fields.get("page_text") or [e.text for e in item.evidence]
     record["answer_scale"] = None if record.get("answer_value") is None else \
-        program_scale(record.get("program"), item.table, sentences)
+        program_scale(record.get("program"), item.table, sentences, item.fields.get("unit_note"))
     return record
 
 
@@ -133,5 +181,5 @@ def annotate_turns(record: dict, item) -> dict:
     sentences = item.fields.get("page_text") or [e.text for e in item.evidence]
     for turn in record.get("turns") or []:
         turn["answer_scale"] = None if turn.get("answer_value") is None else \
-            program_scale(turn.get("program"), item.table, sentences)
+            program_scale(turn.get("program"), item.table, sentences, item.fields.get("unit_note"))
     return record

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tw_fin_eval.answers.match import gold_display
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.sources.amount_scale import unit_note
 from tw_fin_eval.sources.base import (
     Evidence,
     SourceItem,
@@ -79,6 +80,8 @@ def load(root: Path) -> list[SourceItem]:
             evidence=evidence, setting="gold_evidence",
             fields={"turns": turns, "conv_type": "double" if sid.startswith("Double_") else "single",
                     # every sentence of the page, for the operand locator (verification/)
-                    "page_text": split_sentences(f"{conv.get('pre_text') or ''} {conv.get('post_text') or ''}")},
+                    "page_text": split_sentences(f"{conv.get('pre_text') or ''} {conv.get('post_text') or ''}"),
+                    # the table's unit as the sentence before the table states it ("( in thousands ) :")
+                    "unit_note": unit_note(table, split_sentences(conv.get("pre_text") or ""))},
         ))
     return items

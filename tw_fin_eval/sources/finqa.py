@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from tw_fin_eval.answers.match import gold_display
+from tw_fin_eval.sources.amount_scale import unit_note
 from tw_fin_eval.sources.base import (
     Evidence,
     SourceItem,
@@ -149,6 +150,8 @@ def load(root: Path) -> list[SourceItem]:
                 "text_kind": text_kind,
                 "ungrounded": problem,
                 "page_text": sentences,  # every sentence of the page, for the operand locator (verification/)
+                # the table's unit as the sentence before the table states it ("( in thousands ) :")
+                "unit_note": unit_note(table, list(pre)),
             },
         ))
     return items

@@ -10,7 +10,7 @@ from typing import Any
 from tw_fin_eval import prompts
 from tw_fin_eval.answers.match import gold_display
 from tw_fin_eval.overlay import Overlay, Pair, evidence_pairs, string_list
-from tw_fin_eval.records import en_evidence, source_of, translation_meta, zh_evidence
+from tw_fin_eval.records import en_evidence, source_of, table_unit_caption, translation_meta, zh_evidence
 from tw_fin_eval.schema import base_record
 from tw_fin_eval.sources import amount_scale
 from tw_fin_eval.sources import convfinqa as adapter
@@ -43,10 +43,12 @@ def conversation_type(item: SourceItem) -> str:
 def features() -> dict[str, Any]:
     from datasets import List, Value
 
-    from tw_fin_eval.features import COMMON, EN_EVIDENCE, F64, STR, TABLE
+    from tw_fin_eval.features import COMMON, CONTEXT, EN_EVIDENCE, F64, STR, TABLE
 
     return {
         **COMMON,
+        # table_unit: the table's unit when the page states it only in the sentence before the table
+        "context": {**CONTEXT, "table_unit": STR},
         "turns": List({"question": STR, "answer": STR, "answer_value": F64, "answer_text": STR,
                        "program": STR, "question_en": STR,
                        # gold verification per turn (docs/VERIFICATION.md); original_* = upstream gold
@@ -75,8 +77,8 @@ def validate(item: SourceItem, ov: Overlay) -> None:
 
 
 def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
-    table, evidence = ov.data["table"], zh_evidence(item, ov)
-    system, prefix = prompts.conversation_parts(table, evidence)
+    table, evidence, unit = ov.data["table"], zh_evidence(item, ov), table_unit_caption(item)
+    system, prefix = prompts.conversation_parts(table, evidence, unit)
     turns = [
         {"question": zh,
          "answer": t["answer"] if t["answer_value"] is None else gold_display(
@@ -94,7 +96,7 @@ def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
         subcategory=conversation_type(item),
         task_type="conversation_numeric",
         question=turns[0]["question"],
-        context={"table": table, "evidence": evidence, "setting": item.setting},
+        context={"table": table, "evidence": evidence, "setting": item.setting, "table_unit": unit},
         answer=last["answer"],
         answer_value=last["answer_value"],
         answer_text=last["answer_text"],

@@ -9,7 +9,14 @@ from typing import Any
 from tw_fin_eval import prompts
 from tw_fin_eval.answers.match import gold_display
 from tw_fin_eval.overlay import Overlay, Pair, evidence_pairs
-from tw_fin_eval.records import en_evidence, program_kind, source_of, translation_meta, zh_evidence
+from tw_fin_eval.records import (
+    en_evidence,
+    program_kind,
+    source_of,
+    table_unit_caption,
+    translation_meta,
+    zh_evidence,
+)
 from tw_fin_eval.schema import base_record
 from tw_fin_eval.sources import amount_scale
 from tw_fin_eval.sources import finqa as adapter
@@ -37,10 +44,12 @@ CITATION = """@inproceedings{chen2021finqa,
 def features() -> dict[str, Any]:
     from datasets import Value
 
-    from tw_fin_eval.features import COMMON, EN_EVIDENCE, F64, STR, TABLE
+    from tw_fin_eval.features import COMMON, CONTEXT, EN_EVIDENCE, F64, STR, TABLE
 
     return {
         **COMMON,
+        # table_unit: the table's unit when the page states it only in the sentence before the table
+        "context": {**CONTEXT, "table_unit": STR},
         # gold verification (docs/VERIFICATION.md): status/reason null until read; original_en keeps the
         # upstream answer_value/program (equal to the top-level ones unless the unit is `fixed`)
         "gold_status": STR,
@@ -63,6 +72,7 @@ def pairs(item: SourceItem, data: dict[str, Any]) -> list[Pair]:
 def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
     f = item.fields
     table, evidence, question = ov.data["table"], zh_evidence(item, ov), ov.data["question"]
+    unit = table_unit_caption(item)
     return base_record(
         id=ID_FORMAT.format(item.index),
         dataset=DATASET,
@@ -71,13 +81,14 @@ def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
         subcategory=program_kind(f["program"]),
         task_type="numeric",
         question=question,
-        context={"table": table, "evidence": evidence, "setting": item.setting},
+        context={"table": table, "evidence": evidence, "setting": item.setting, "table_unit": unit},
         answer=f["answer"] if f["answer_value"] is None else gold_display(
             f["answer"], f["answer_value"], questions=[question]),
         answer_value=f["answer_value"],
         answer_text=f["answer_text"],
         program=f["program"],
-        messages=prompts.numeric_messages(question, table, evidence, yes_no=f["answer_text"] is not None),
+        messages=prompts.numeric_messages(question, table, evidence, yes_no=f["answer_text"] is not None,
+                                          table_unit=unit),
         original_en={"question": item.question, "table": item.table, "evidence": en_evidence(item),
                      "answer": f["answer_original"]},
         meta=translation_meta(ov),

@@ -7,11 +7,13 @@ import argparse
 from pathlib import Path
 
 from tw_fin_eval import paths
+from tw_fin_eval.errors import InputError
 from tw_fin_eval.sources import load_subset
 from tw_fin_eval.verification.locate_cli import common_options
 from tw_fin_eval.verification.verdicts import (
     STATUSES,
     VERIFIED_SUBSETS,
+    audit_sample,
     counts_markdown,
     coverage,
     load_verdicts,
@@ -23,16 +25,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", action="store_true", help="check every verified subset (ignores --subset)")
     parser.add_argument("--markdown", action="store_true",
                         help="print only the counts tables of docs/VERIFICATION.md (after validating)")
+    parser.add_argument("--audit-sample", type=int, metavar="N",
+                        help="print N seeded random verified units without a sweep (the independent audit sample)")
+    parser.add_argument("--seed", type=int, default=2029, help="seed of --audit-sample (default: %(default)s)")
 
 
 def main(args: argparse.Namespace) -> int:
     root = paths.sources_dir(args.sources)
-    covs = {}
+    covs, loaded = {}, {}
     for subset in VERIFIED_SUBSETS if args.all else [args.subset]:
         items = load_subset(subset, root)
-        verdicts = load_verdicts(subset, items, Path(args.verification))
+        verdicts = loaded[subset] = load_verdicts(subset, items, Path(args.verification))
         cov = covs[subset] = coverage(subset, items, verdicts)
-        if args.markdown:
+        if args.markdown or args.audit_sample:
             continue
         print(f"{subset}: {cov.line()}")
         for status in STATUSES[1:]:
@@ -42,6 +47,14 @@ def main(args: argparse.Namespace) -> int:
         if cov.second_reads:
             print(f"  second reads {cov.second_reads}, disagreements {cov.disagreements} "
                   f"({cov.disagreements / cov.second_reads:.1%})")
+    if args.audit_sample:
+        try:
+            sample = audit_sample(loaded, args.audit_sample, args.seed)
+        except ValueError as exc:
+            raise InputError(str(exc), field="--audit-sample") from None
+        for v in sample:
+            print(v.id if v.turn is None else f"{v.id}\t{v.turn}")
+        return 0
     if args.markdown:
         print(counts_markdown(covs), end="")
     return 0

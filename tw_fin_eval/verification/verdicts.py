@@ -37,8 +37,19 @@ REASONS = {
     "other": "anything else (say what in the note)",
 }
 FIELDS = {"id", "turn", "status", "reason", "note", "reader", "answer_value", "answer_text", "answer", "program",
-          "second_read"}
+          "second_read", "sweep"}
 SECOND_READ_FIELDS = {"reader", "status", "agree", "note"}
+# the residual-class sweep (docs/VERIFICATION.md "Residual classes"; flagged by `verify-screen`): a unit read
+# again for one class carries `sweep {class, reader, was, changed}` — `was` the status before the sweep,
+# `changed` whether the sweep changed the verdict (status or gold)
+SWEEP_CLASSES = {
+    "unit": "the question's unit differs from the gold's, or the prompt does not state the table's unit",
+    "program": "the program answers another question (final quantity, operands, denominator)",
+    "missing_fact": "an operand or constant the prompt does not show",
+    "sign": "a sign or the direction of a change; a turn depending on a fixed turn",
+    "unanswerable": "an unanswerable verdict re-read",
+}
+SWEEP_FIELDS = {"class", "reader", "was", "changed"}
 _RANGE_NAME = re.compile(r"^(\d+)-(\d+)$")
 
 
@@ -80,6 +91,7 @@ class Verdict:
     second_read: dict[str, Any] | None = None
     path: str = ""
     line: int = 0
+    sweep: dict[str, Any] | None = None
 
     @property
     def key(self) -> tuple[str, int | None]:
@@ -228,8 +240,22 @@ def parse_verdict(obj: dict[str, Any], path: Path, line: int,
             raise fail("second_read.agree must be true or false", "second_read")
         if not isinstance(second.get("note", ""), str) or "\n" in second.get("note", ""):
             raise fail("second_read.note must be a one-line string", "second_read")
+    sweep = obj.get("sweep")
+    if sweep is not None:
+        if not isinstance(sweep, dict) or set(sweep) != SWEEP_FIELDS:
+            raise fail(f"sweep must be an object with exactly {', '.join(sorted(SWEEP_FIELDS))}", "sweep")
+        if sweep["class"] not in SWEEP_CLASSES:
+            raise fail(f"sweep.class must be one of {', '.join(SWEEP_CLASSES)}, got {sweep['class']!r}", "sweep")
+        if not isinstance(sweep["reader"], str) or not sweep["reader"].strip():
+            raise fail("sweep.reader is required", "sweep")
+        if sweep["was"] not in STATUSES:
+            raise fail(f"sweep.was must be one of {', '.join(STATUSES)}", "sweep")
+        if not isinstance(sweep["changed"], bool):
+            raise fail("sweep.changed must be true or false", "sweep")
+        if sweep["was"] != status and not sweep["changed"]:
+            raise fail(f"sweep.was is {sweep['was']!r} but the status is {status!r}: changed must be true", "sweep")
     return Verdict(rid, turn, status, reason, note, reader, None if value is None else float(value), text,
-                   answer, program, second, str(path), line)
+                   answer, program, second, str(path), line, sweep)
 
 
 def load_verdicts(subset: str, items: list[SourceItem], verification_dir: Path) -> dict[tuple[str, int | None], Verdict]:
@@ -279,6 +305,26 @@ def coverage(subset: str, items: list[SourceItem], verdicts: dict[tuple[str, int
 SUBSET_NAMES = {"finqa": "FinQA-TW", "convfinqa": "ConvFinQA-TW"}
 
 
+def audit_sample(verdicts_by_subset: dict[str, dict[tuple[str, int | None], Verdict]], n: int,
+                 seed: int) -> list[Verdict]:
+    """A seeded random sample of `n` verified units for an independent audit of the sweep: units with a
+    `sweep` (changed or read by it) are excluded; the subsets contribute in proportion to their eligible
+    units (largest remainder). Same verdicts + same seed → same sample."""
+    import random
+
+    pools = {s: sorted((v for v in vs.values() if v.status == "verified" and v.sweep is None),
+                       key=lambda v: (v.id, -1 if v.turn is None else v.turn)) for s, vs in verdicts_by_subset.items()}
+    total = sum(len(p) for p in pools.values())
+    if n > total:
+        raise ValueError(f"asked for {n} units, only {total} verified units without a sweep")
+    quotas = {s: n * len(p) // total for s, p in pools.items()}
+    rest = sorted(pools, key=lambda s: -(n * len(pools[s]) % total))
+    for s in rest[: n - sum(quotas.values())]:
+        quotas[s] += 1
+    rng = random.Random(seed)
+    return [v for s, p in pools.items() for v in rng.sample(p, quotas[s])]
+
+
 def counts_markdown(covs: dict[str, Coverage]) -> str:
     """The counts tables of docs/VERIFICATION.md (`verify-check --all --markdown` prints them)."""
     lines = ["| subset | units | read | verified | fixed | unanswerable | second reads | disagreements |",
@@ -318,7 +364,8 @@ def _fix_finqa(rec: dict[str, Any], v: Verdict | None) -> None:
         if yes_no_changed:  # the prompt asks a yes/no question differently (prompts.numeric_messages)
             ctx = rec["context"]
             rec["messages"] = prompts.numeric_messages(rec["question"], ctx["table"], ctx["evidence"],
-                                                       yes_no=v.answer_text is not None)
+                                                       yes_no=v.answer_text is not None,
+                                                       table_unit=ctx.get("table_unit"))
 
 
 def _fix_turn(turn: dict[str, Any], v: Verdict | None) -> None:

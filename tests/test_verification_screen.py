@@ -1,0 +1,221 @@
+"""The residual-class sweep (issue 29): the table's unit note and its zh-TW caption in the prompt, the
+pre-screen's checks (asked vs gold unit, operands in the prompt read value-aware, signs and directions),
+the `sweep` field of the verdict files, the seeded audit sample, and that every unit the screen flags on the
+committed data has been read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tw_fin_eval import prompts
+from tw_fin_eval.build import assemble
+from tw_fin_eval.errors import InputError
+from tw_fin_eval.paths import TRANSLATIONS_DIR, VERIFICATION_DIR
+from tw_fin_eval.records import table_unit_caption
+from tw_fin_eval.sources import load_subset
+from tw_fin_eval.sources.amount_scale import unit_note
+from tw_fin_eval.sources.base import SourceItem
+from tw_fin_eval.verification.screen import (
+    PromptNumbers,
+    ScreenUnit,
+    asked_scale,
+    gold_scale,
+    missing_operands,
+    screen,
+    screen_units,
+)
+from tw_fin_eval.verification.verdicts import audit_sample, load_verdicts
+
+TABLE = [["", "2008", "2007"], ["net income", "$ 56616", "$ 217692"]]
+
+
+# ---- the unit note and the caption ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sentence, scale, kind, per_share", [
+    ("the following table reconciles the components ( in thousands ) : .", 3, "", False),
+    ("the total purchase price was as follows ( dollars in millions ) : .", 6, "dollars", False),
+    ("$ in millions december 2015 .", 6, "dollars", False),
+    ("activity was as follows ( share awards in thousands ) :", 3, "shares", False),
+    ("( in thousands , except per share data ) .", 3, "", True),
+    ("amounts stated in billions .", 9, "", False),
+])
+def test_unit_note_read_from_the_sentence_before_the_table(sentence, scale, kind, per_share):
+    note = unit_note(TABLE, ["an earlier sentence in millions .", sentence])
+    assert note is not None and (note.scale, note.kind, note.except_per_share) == (scale, kind, per_share)
+
+
+@pytest.mark.parametrize("table, pre", [
+    ([["( in millions )", "2008"], ["a", "1"]], ["the table below ( in thousands ) :"]),  # the table states one
+    ([["", "amount ( $ in 000s )"], ["a", "1"]], ["the table below ( in thousands ) :"]),
+    (TABLE, ["revenue was $ 5 million ; costs ( in thousands ) follow :"]),  # no "in millions" note, one scale
+    (TABLE, ["( in millions ) except units in thousands :"]),                 # two scales: not told
+    (TABLE, ["the company sold 5 million shares ."]),                         # no note at all
+    (TABLE, []),
+])
+def test_no_unit_note_when_the_table_states_one_or_the_page_does_not(table, pre):
+    note = unit_note(table, pre)
+    if pre and "( in thousands ) follow" in pre[0]:
+        assert note is not None and note.scale == 3  # only the thousands note is a note
+    else:
+        assert note is None
+
+
+def test_caption_in_zh_and_in_the_prompt():
+    item = SourceItem("finqa", "x", 1, fields={"unit_note": unit_note(TABLE, ["( dollars in thousands , except per share amounts ) :"])})
+    assert table_unit_caption(item) == "單位：千美元，每股金額除外"
+    assert table_unit_caption(SourceItem("finqa", "y", 2, fields={"unit_note": None})) is None
+    user = prompts.numeric_messages("問題？", TABLE, [], table_unit="單位：千")[1]["content"]
+    assert user.startswith("表格（單位：千）：\n| ")
+    assert prompts.numeric_messages("問題？", TABLE, [])[1]["content"].startswith("表格：\n| ")
+    system, prefix = prompts.conversation_parts(TABLE, [], "單位：百萬")
+    assert prefix.startswith("表格（單位：百萬）：")
+
+
+def test_finqa_0714_prompt_states_the_thousands_of_its_page(sources_root):
+    items = load_subset("finqa", sources_root)
+    assert table_unit_caption(items[713]) == "單位：千"  # "( in thousands ) :" before the table
+    assert table_unit_caption(items[0]) is None  # ETR: the header states 「金額（百萬）」
+
+
+# ---- the screen's checks ------------------------------------------------------------------------------------
+
+def test_asked_scale_english_and_zh():
+    assert asked_scale("what was the average … from 2006 to 2008 in millions", "") == (6, None)
+    assert asked_scale("how much in $ billions?", "是多少（以十億美元計）？") == (9, 9)
+    assert asked_scale("", "平均是多少（以百萬計）？") == (None, 6)
+    assert asked_scale("", "金額是多少（千美元）？") == (None, 3)
+    assert asked_scale("what was the change?", "變動是多少？") == (None, None)
+
+
+def test_gold_scale_follows_averages_and_rescales():
+    note = unit_note(TABLE, ["( in thousands ) :"])
+    avg = "add(56616, 217692), divide(#0, const_2)"
+    assert gold_scale(avg, TABLE, [], note) == 3
+    assert gold_scale(avg + ", divide(#1, const_1000)", TABLE, [], note) == 6
+    assert gold_scale("56616", TABLE, [], note) == 3  # a bare lookup
+    assert gold_scale("add(56616, 217692)", TABLE, [], None) is None  # no unit anywhere
+
+
+@pytest.mark.parametrize("text, value, held", [
+    ("已買回 86 億美元的股份", 8.6, True),      # $ 8.6 billion written as 億
+    ("已買回 86 億美元的股份", 8600, True),     # … or read in millions
+    ("淨營收為 $ 1,234", 1234, True),
+    ("利率為 4.1%", 0.041, True),
+    ("利率為 4.1%", 4.1, True),
+    ("分 七年 攤銷", 7, True),
+    ("-32 ( 32 )", 32, True),
+    ("已買回 86 億美元的股份", 9, False),
+    ("淨營收為 $ 1,234", 123.4, False),
+])
+def test_prompt_numbers_are_read_value_aware(text, value, held):
+    assert PromptNumbers(text).holds(value) is held
+
+
+def test_missing_operands_names_literals_and_non_trivial_constants():
+    assert missing_operands("divide(8.6, const_10)", PromptNumbers("已買回 86 億美元")) == ["const_10"]
+    assert missing_operands("divide(8.6, const_10)", PromptNumbers("已買回 86 億美元，計畫 100 億美元")) == []
+    assert missing_operands("add(5, 7), divide(#0, const_2)", PromptNumbers("5 與 7")) == []  # an average's count
+    assert missing_operands("multiply(#0, const_100)".replace("#0", "3"), PromptNumbers("3")) == []
+    assert missing_operands("subtract(15, 28)", PromptNumbers("為 15。")) == ["28"]
+
+
+def _unit(q_en: str, program: str, value: float, table=None, q_zh: str = "", status: str = "verified",
+          turn=None, rid="convfinqa_tw-dev-9999", upstream=None, prompt=None) -> ScreenUnit:
+    table = table or [["", "2008", "2007"], ["leases", "1371", "1703"]]
+    return ScreenUnit("convfinqa", rid, turn, q_en, q_zh, program, value, status,
+                      prompt if prompt is not None else json.dumps(table), table, [], None,
+                      upstream if upstream is not None else program, value)
+
+
+def test_sign_flags_positive_asks_and_change_direction():
+    flags = screen([_unit("what is that expressed as a positive number?", "multiply(30584, const_m1)", -30584,
+                          prompt="30584")])
+    assert [f.cls for f in flags] == ["sign"]
+    wrong = screen([_unit("what is the net change from 2007 to 2008?", "subtract(1703, 1371)", 332)])
+    assert [f.why for f in wrong] == ["change from 2007 to 2008 computed 2007 − 2008"]
+    assert screen([_unit("what is the net change from 2007 to 2008?", "subtract(1371, 1703)", -332)]) == []
+    # "decrease" asks old − new
+    assert screen([_unit("by how much did leases decrease from 2007 to 2008?", "subtract(1703, 1371)", 332)]) == []
+    pct = screen([_unit("what was the percent change from 2007 to 2008?", "subtract(1371, 1703), divide(#0, 1371)",
+                        -0.242)])
+    assert [f.why for f in pct] == ["percent change divided by the later year (2008)"]
+
+
+def test_sign_flags_a_turn_repeating_a_fixed_turns_upstream():
+    t0 = _unit("what were leases in 2008?", "1371", 1371, status="fixed", turn=0, upstream="1703")
+    t1 = _unit("and the change?", "subtract(1703, 1371)", 332, turn=1)
+    flags = screen([t0, t1])
+    assert [(f.cls, f.unit.turn) for f in flags] == [("sign", 1)]
+    assert screen([t0, _unit("and the change?", "subtract(1371, 1703)", -332, turn=1, upstream="subtract(1,2)")]) == []
+
+
+def test_unit_flag_when_the_question_asks_millions_of_a_thousands_table():
+    table = [["( in thousands )", "2008", "2007"], ["net income", "$ 56616", "$ 217692"]]
+    u = _unit("what was the total net income in millions?", "add(56616, 217692)", 274308, table=table)
+    assert [f.why for f in screen([u])] == ["asks 10^6, gold is in 10^3 (gold 274308)"]
+    ok = _unit("what was the total net income in millions?", "add(56616, 217692), divide(#0, const_1000)",
+               274.308, table=table)
+    assert screen([ok]) == []
+
+
+# ---- the sweep field and the audit sample -------------------------------------------------------------------
+
+SWEPT = {"id": "finqa_tw-test-0002", "turn": None, "status": "verified", "reason": None, "note": "", "reader": "a",
+         "sweep": {"class": "unit", "reader": "b", "was": "verified", "changed": False}}
+
+
+def _verdicts(tmp_path: Path, items, lines: list[dict]):
+    path = tmp_path / "finqa" / "0001-0050.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    return load_verdicts("finqa", items, tmp_path)
+
+
+@pytest.mark.parametrize("sweep, message", [
+    ({"class": "units", "reader": "b", "was": "verified", "changed": False}, "sweep.class must be one of"),
+    ({"class": "unit", "reader": "b", "was": "fixed", "changed": False}, "changed must be true"),
+    ({"class": "unit", "reader": "", "was": "verified", "changed": False}, "sweep.reader is required"),
+    ({"class": "unit", "reader": "b", "was": "verified"}, "sweep must be an object with exactly"),
+])
+def test_bad_sweep_is_rejected_with_file_line_and_id(tmp_path, sources_root, sweep, message):
+    items = load_subset("finqa", sources_root)
+    with pytest.raises(InputError, match=message) as exc:
+        _verdicts(tmp_path, items, [{**SWEPT, "sweep": sweep}])
+    assert "0001-0050.jsonl:1" in str(exc.value) and "finqa_tw-test-0002" in str(exc.value)
+
+
+def test_audit_sample_is_seeded_and_excludes_swept_units(tmp_path, sources_root):
+    items = load_subset("finqa", sources_root)
+    lines = [{"id": f"finqa_tw-test-{i:04d}", "turn": None, "status": "verified", "reason": None, "note": "",
+              "reader": "a"} for i in range(3, 51)] + [SWEPT]
+    verdicts = {"finqa": _verdicts(tmp_path, items, lines)}
+    a, b = audit_sample(verdicts, 20, 7), audit_sample(verdicts, 20, 7)
+    assert [v.key for v in a] == [v.key for v in b] and len({v.key for v in a}) == 20
+    assert all(v.id != "finqa_tw-test-0002" for v in audit_sample(verdicts, 48, 1))
+    assert [v.key for v in audit_sample(verdicts, 20, 8)] != [v.key for v in a]
+    with pytest.raises(ValueError, match="only 48 verified units without a sweep"):
+        audit_sample(verdicts, 49, 1)
+
+
+# ---- the committed sweep is complete ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def screened(sources_root):
+    results = assemble(sources_root, TRANSLATIONS_DIR, subsets=["finqa", "convfinqa"], finchain=False,
+                       verification=VERIFICATION_DIR)
+    flags = []
+    for res in results:
+        items = load_subset(res.subset, sources_root)
+        verdicts = load_verdicts(res.subset, items, VERIFICATION_DIR)
+        flags += [(f, verdicts[(f.unit.record_id, f.unit.turn)])
+                  for f in screen(list(screen_units(res.subset, items, res.records, verdicts)))]
+    return flags
+
+
+def test_every_unit_flagged_for_unit_missing_fact_or_sign_was_read(screened):
+    unread = [f.line() for f, v in screened if f.cls in ("unit", "missing_fact", "sign") and v.sweep is None]
+    assert unread == []
+

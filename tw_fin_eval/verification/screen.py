@@ -1,0 +1,389 @@
+"""The residual-class pre-screen (docs/VERIFICATION.md, "Residual classes"): mechanical checks over every
+FinQA-TW item and ConvFinQA-TW turn that flag the units a reader must look at again. A flag is a question,
+not a verdict: the reader decides and records the outcome in the verdict files with its `sweep` class.
+
+Classes (the numbers of issue 29):
+
+1. ``unit`` — the question asks for a unit (「以百萬計」, "in millions") other than the gold's (the unit the
+   program's operands are stated in, from the table, the page's unit note or the sentence of the operand).
+2. ``program`` — the program's final operation does not fit what the question asks (a percentage asked and
+   no division, an amount asked and a ratio given, an average without averaging).
+3. ``missing_fact`` — a program operand or a non-trivial constant is nowhere in the prompt the model sees
+   (table, evidence, question, earlier turns and their gold answers), value-aware: 80 億 holds 8 billion.
+4. ``sign`` — a question asking for a positive number (「以正數表示」) with a negative gold; a "change from
+   A to B" computed A − B or a percent change divided by the later year; a conversation computing its
+   changes both ways; a turn that repeats an earlier turn's upstream computation the verdicts fixed.
+5. ``unanswerable`` — every unanswerable verdict, to be re-read.
+
+Numbers are read by the scorer's parser (tw_fin_eval.scoring.numbers), so the prompt's 「7.72 億美元」,
+「1,234」, 「4.1%」 and 「七年」 are read the same way a model's answer is."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from tw_fin_eval.scoring.numbers import CJK_NUMERAL_RUN, find_numbers, parse_cjk_numeral
+from tw_fin_eval.sources.amount_scale import UnitNote, program_literals, program_scale
+from tw_fin_eval.sources.base import SourceItem, numbers_in
+from tw_fin_eval.verification.program import ProgramError, constant, literal, parse
+from tw_fin_eval.verification.verdicts import Verdict
+
+CLASSES = {
+    "unit": "1: the question's unit differs from the gold's",
+    "program": "2: the program's final quantity does not fit the question",
+    "missing_fact": "3: an operand or constant the prompt does not show",
+    "sign": "4: sign / direction of a change / dependent turns",
+    "unanswerable": "5: an unanswerable verdict to re-read",
+}
+
+# ---- class 1: units -------------------------------------------------------------------------------------
+_EN_UNIT = re.compile(r"\bin\s+(?:\$\s*|us\s*\$\s*|u\.s\.\s+|dollars?\s+|usd\s+)?(thousand|million|billion)s?\b", re.I)
+_ZH_UNIT = re.compile(r"以(?:新臺幣|新台幣|美元)?\s*(千|百萬|十億|億|萬)\s*(?:美元|元|股|單位|桶)?\s*(?:為單位|計)"
+                      r"|單位\s*[：:為]\s*(千|百萬|十億|億|萬)"
+                      r"|[（(]\s*(千|百萬|十億|億|萬)\s*(?:美元|元|股)\s*[）)]")
+_SCALE = {"thousand": 3, "million": 6, "billion": 9, "千": 3, "萬": 4, "百萬": 6, "億": 8, "十億": 9}
+_RESCALE = {"const_1000": 3, "const_1000000": 6}
+_STEP = re.compile(r"(\w+)\(([^()]*)\)")
+
+
+def asked_scale(question_en: str, question_zh: str) -> tuple[int | None, int | None]:
+    """(English, zh-TW) unit the question asks for, as powers of ten; None where it asks none."""
+    m = _EN_UNIT.search(question_en or "")
+    en = _SCALE[m.group(1).lower()] if m else None
+    z = _ZH_UNIT.search(question_zh or "")
+    zh = _SCALE[next(g for g in z.groups() if g)] if z else None
+    return en, zh
+
+
+def gold_scale(program: str, table: list[list[str]] | None, sentences: list[str], note: UnitNote | None) -> int | None:
+    """The unit of the gold as a power of ten: the operands' unit (amount_scale.program_scale), with an
+    average's final division by a count and a rescale by const_1000 / const_1000000 taken into account."""
+    steps = _STEP.findall(program or "") or [("value", (program or "").strip())]
+    shift = 0
+    while steps:
+        op, body = steps[-1]
+        args = [a.strip() for a in body.split(",")]
+        if op == "divide" and len(args) == 2 and args[0].startswith("#") and args[1].startswith("const_") \
+                and args[1] not in _RESCALE and args[1] != "const_100":
+            steps = steps[:-1]  # an average: the sum's unit
+        elif op in ("multiply", "divide") and args[1] in _RESCALE and (args[0].startswith("#") or len(steps) == 1):
+            shift += -_RESCALE[args[1]] if op == "multiply" else _RESCALE[args[1]]
+            steps = steps[:-1] if args[0].startswith("#") else [("value", args[0])]
+        else:
+            break
+    if not steps:
+        return None
+    prefix = ", ".join(f"{op}({body})" if op != "value" else body for op, body in steps)
+    base = program_scale(prefix, table, sentences, note)
+    return None if base is None else base + shift
+
+
+# ---- class 3: values in the prompt ---------------------------------------------------------------------
+TRIVIAL_CONSTANTS = {1.0, -1.0, 100.0, 1000.0, 1000000.0}
+
+
+def _close(a: float, b: float, rel: float = 1e-6) -> bool:
+    return abs(a - b) <= max(1e-9, rel * max(abs(a), abs(b)))
+
+
+class PromptNumbers:
+    """Every value a prompt states, each with the readings a reader would make of it: the numeral as
+    written, its value with 億/萬/million applied, that value in thousands/millions/billions (a page amount
+    in millions restated as 億), and a percent both as written and as a fraction."""
+
+    def __init__(self, text: str):
+        values: set[float] = set()
+        for n in find_numbers(text):
+            for v in (n.bare, n.value):
+                values.add(abs(v))
+            if n.unit and not n.percent and n.multiplier > 1:
+                for s in (1e3, 1e6, 1e9):
+                    values.add(abs(n.value) / s)
+        for v in numbers_in(text):  # FinQA's cell style (「-32 ( 32 )」, 「$ 5829」)
+            values.add(abs(v))
+        for m in CJK_NUMERAL_RUN.finditer(text):
+            v = parse_cjk_numeral(m.group(0))
+            if v is not None:
+                values.add(abs(v))
+        self.values = sorted(values)
+
+    def holds(self, value: float) -> bool:
+        target = abs(value)
+        if target == 0:
+            return True
+        return any(_close(target, v) for v in self.values)
+
+
+def average_divisors(program: str) -> set[str]:
+    """The `const_N` of `divide(#k, const_N)` where #k sums N operands (an average's count needs no fact)."""
+    out: set[str] = set()
+    try:
+        steps = parse(program)
+    except ProgramError:
+        return out
+    for k, st in enumerate(steps):
+        if st.op == "divide" and st.args[0].startswith("#") and st.args[1].startswith("const_"):
+            n = constant(st.args[1])
+            adds = sum(1 for s in steps[:k] if s.op == "add")
+            if n is not None and n in (adds + 1, 2, 3, 4, 5, 12):
+                out.add(st.args[1])
+    return out
+
+
+def missing_operands(program: str, prompt: PromptNumbers) -> list[str]:
+    """The literal operands and non-trivial constants of `program` the prompt does not state."""
+    try:
+        steps = parse(program)
+    except ProgramError as exc:
+        return [f"program error: {exc}"]
+    averages = average_divisors(program)
+    out: list[str] = []
+    for st in steps:
+        if st.op.startswith("table_"):
+            continue
+        for arg in st.args:
+            if arg.startswith("#"):
+                continue
+            c = constant(arg)
+            if c is not None:
+                if c in TRIVIAL_CONSTANTS or arg in averages or prompt.holds(c):
+                    continue
+                out.append(arg)
+                continue
+            v = literal(arg)
+            if v is not None and not prompt.holds(v) and not prompt.holds(float(arg.rstrip("%").replace(",", ""))):
+                out.append(arg)
+    return list(dict.fromkeys(out))
+
+
+# ---- class 4: signs and directions -----------------------------------------------------------------------
+_POSITIVE = re.compile(r"\bpositive\b|\babsolute\b|以正數|正數表示|取正值|絕對值", re.I)
+_FROM_TO = re.compile(r"\bfrom\s+(?:\w+\s+){0,3}?((?:19|20)\d\d)\s+(?:to|through|and)\s+(?:\w+\s+){0,3}?((?:19|20)\d\d)"
+                      r"|\bbetween\s+((?:19|20)\d\d)\s+and\s+((?:19|20)\d\d)"
+                      r"|((?:19|20)\d\d)\s*(?:年)?\s*(?:至|到|～|~)\s*((?:19|20)\d\d)", re.I)
+_CHANGE = re.compile(r"\bchange|\bincrease|\bgrowth|\bgrow|\bdifference|\bvariation|變動|變化|增加|增減|成長|差額|差異|增幅", re.I)
+_DECREASE = re.compile(r"\bdecrease|\bdecline|\bdrop|\bfall|\breduc|減少|下降|下滑|降低|衰退", re.I)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _cell_years(value: float, table: list[list[str]]) -> set[int]:
+    """The years of the cells that hold `value` (from their column header, else their row label)."""
+    out: set[int] = set()
+    header = table[0] if table else []
+    for row in table[1:]:
+        for c, cell in enumerate(row[1:], 1):
+            if any(_close(abs(v), abs(value), 1e-9) for v in numbers_in(cell)):
+                col = header[c] if c < len(header) else ""
+                years = [int(y) for y in _YEAR.findall(col)] or [int(y) for y in _YEAR.findall(row[0])]
+                if len(set(years)) == 1:
+                    out.add(years[0])
+    return out
+
+
+def change_direction(program: str, table: list[list[str]] | None) -> tuple[str, tuple[int, int]] | None:
+    """("new-old" or "old-new", (year of a, year of b)) of the first subtract(a, b) whose two literals sit
+    in cells of two different, unambiguous years; None when it cannot be told."""
+    if not table:
+        return None
+    for op, body in _STEP.findall(program or ""):
+        if op != "subtract":
+            continue
+        args = [a.strip() for a in body.split(",")]
+        va, vb = (literal(a) for a in args)
+        if va is None or vb is None:
+            return None
+        ya, yb = _cell_years(va, table), _cell_years(vb, table)
+        if len(ya) == 1 and len(yb) == 1 and ya != yb:
+            a, b = ya.pop(), yb.pop()
+            return ("new-old" if a > b else "old-new"), (a, b)
+        return None
+    return None
+
+
+def percent_base_year(program: str, table: list[list[str]] | None) -> tuple[int, int] | None:
+    """For `subtract(a, b), divide(#0, c)`: (year of c, year of a) when both are unambiguous."""
+    steps = _STEP.findall(program or "")
+    if len(steps) < 2 or steps[0][0] != "subtract" or steps[1][0] != "divide" or not table:
+        return None
+    a = literal(steps[0][1].split(",")[0].strip())
+    d = [x.strip() for x in steps[1][1].split(",")]
+    c = literal(d[1]) if d[0] == "#0" else None
+    if a is None or c is None:
+        return None
+    yc, ya = _cell_years(c, table), _cell_years(a, table)
+    return (yc.pop(), ya.pop()) if len(yc) == 1 and len(ya) == 1 else None
+
+
+# ---- the units ---------------------------------------------------------------------------------------------
+
+@dataclass
+class ScreenUnit:
+    subset: str
+    record_id: str
+    turn: int | None
+    question_en: str
+    question_zh: str
+    program: str  # the current gold program (the corrected one for a fixed unit)
+    answer_value: float | None
+    status: str | None
+    prompt: str  # the zh-TW prompt text the model sees for this unit
+    table_en: list[list[str]]
+    sentences: list[str]
+    note: UnitNote | None
+    upstream_program: str
+    upstream_value: float | None
+
+    @property
+    def label(self) -> str:
+        return self.record_id if self.turn is None else f"{self.record_id} turn {self.turn}"
+
+
+@dataclass
+class Flag:
+    cls: str
+    unit: ScreenUnit
+    why: str
+
+    def line(self) -> str:
+        return f"{self.cls:<13} {self.unit.label:<32} [{self.unit.status}] {self.why}"
+
+
+def screen_units(subset: str, items: list[SourceItem], records: list[dict[str, Any]],
+                 verdicts: dict[tuple[str, int | None], Verdict]) -> Iterator[ScreenUnit]:
+    by_id = {r["id"]: r for r in records}
+    from tw_fin_eval.records import record_id
+
+    for it in items:
+        rid = record_id(subset, it.index)
+        rec = by_id.get(rid)
+        if rec is None:
+            continue
+        sentences = it.fields.get("page_text") or []
+        note = it.fields.get("unit_note")
+        if subset == "finqa":
+            v = verdicts.get((rid, None))
+            prompt = "\n".join(m["content"] for m in rec["messages"] if m["role"] == "user")
+            yield ScreenUnit(subset, rid, None, it.question, rec["question"], rec["program"], rec["answer_value"],
+                             v.status if v else None, prompt, it.table or [], sentences, note,
+                             it.fields["program"], it.fields["answer_value"])
+            continue
+        text = rec["first_user_prefix"]
+        for k, (t, t_en) in enumerate(zip(rec["turns"], it.fields["turns"])):
+            v = verdicts.get((rid, k))
+            text += "\n" + t["question"]
+            yield ScreenUnit(subset, rid, k, t_en["question_en"], t["question"], t["program"], t["answer_value"],
+                             v.status if v else None, text, it.table or [], sentences, note,
+                             t_en["program"], t_en["answer_value"])
+            text += "\n答案：" + str(t["answer"])
+
+
+def screen(units: list[ScreenUnit]) -> list[Flag]:
+    flags: list[Flag] = []
+    conv_dirs: dict[str, list[tuple[ScreenUnit, str]]] = {}
+    for u in units:
+        # class 1
+        en, zh = asked_scale(u.question_en, u.question_zh)
+        asked = en if en is not None else zh
+        if en is not None and zh is not None and en != zh and not (en == 9 and zh == 8):
+            flags.append(Flag("unit", u, f"English asks 10^{en}, zh-TW asks 10^{zh}"))
+        if asked is not None and u.answer_value is not None and u.status != "unanswerable":
+            g = gold_scale(u.program, u.table_en, u.sentences, u.note)
+            if g is not None and g != asked and not (asked == 8 and g == 9):
+                flags.append(Flag("unit", u, f"asks 10^{asked}, gold is in 10^{g} (gold {u.answer_value:g})"))
+            elif g is None:
+                flags.append(Flag("unit", u, f"asks 10^{asked}, the gold's unit cannot be told (gold {u.answer_value:g})"))
+        # class 3
+        if u.status != "unanswerable":
+            missing = missing_operands(u.program, PromptNumbers(u.prompt))
+            if missing:
+                flags.append(Flag("missing_fact", u, "not in the prompt: " + ", ".join(missing)))
+        # class 4
+        if u.answer_value is not None and u.answer_value < 0 and _POSITIVE.search(u.question_en + " " + u.question_zh):
+            flags.append(Flag("sign", u, f"asks a positive number, gold {u.answer_value:g}"))
+        d = change_direction(u.program, u.table_en)
+        q = u.question_en + " " + u.question_zh
+        m = _FROM_TO.search(q)
+        if d and u.status != "unanswerable":
+            if u.turn is not None and not _DECREASE.search(q):  # "by how much did it decrease" is old − new
+                conv_dirs.setdefault(u.record_id, []).append((u, d[0]))
+            if m and _CHANGE.search(q) and not _DECREASE.search(q):
+                y = [int(g) for g in m.groups() if g]
+                start, end = y[0], y[1]
+                if start < end and d[1] == (start, end):
+                    flags.append(Flag("sign", u, f"change from {start} to {end} computed {start} − {end}"))
+        pb = percent_base_year(u.program, u.table_en)
+        if pb and m and u.status != "unanswerable":
+            y = sorted(int(g) for g in m.groups() if g)
+            if pb[0] == y[-1] and pb[0] != y[0]:
+                flags.append(Flag("sign", u, f"percent change divided by the later year ({pb[0]})"))
+        # class 5
+        if u.status == "unanswerable":
+            flags.append(Flag("unanswerable", u, "re-read"))
+    for dirs in conv_dirs.values():
+        kinds = {d for _, d in dirs}
+        if len(kinds) > 1:
+            for u, d in dirs:
+                flags.append(Flag("sign", u, f"conversation computes changes both ways (this turn {d})"))
+    flags += dependent_turns([u for u in units if u.turn is not None])
+    flags += program_fit(units)
+    return flags
+
+
+def dependent_turns(turns: list[ScreenUnit]) -> list[Flag]:
+    """Later turns of a conversation that repeat an earlier fixed turn's upstream computation (its program
+    as a prefix, or its upstream answer as a literal) but kept their own upstream gold."""
+    out: list[Flag] = []
+    by_conv: dict[str, list[ScreenUnit]] = {}
+    for u in turns:
+        by_conv.setdefault(u.record_id, []).append(u)
+    for conv in by_conv.values():
+        for k, fixed in enumerate(conv):
+            if fixed.status != "fixed":
+                continue
+            up = " ".join(fixed.upstream_program.split())
+            for later in conv[k + 1:]:
+                if later.status in ("fixed", "unanswerable"):
+                    continue
+                prog = " ".join(later.upstream_program.split())
+                reuses = prog.startswith(up) or (fixed.upstream_value is not None and any(
+                    _close(abs(v), abs(fixed.upstream_value), 1e-4) for v in program_literals(prog)))
+                if reuses:
+                    out.append(Flag("sign", later, f"repeats turn {fixed.turn}'s upstream computation, which was fixed"))
+    return out
+
+
+# ---- class 2: the final quantity vs the question ---------------------------------------------------------
+_ASKS_RATIO = re.compile(r"\bpercent|\bportion|\bratio\b|\bproportion|\bshare of\b|\bfraction|%|百分比|比例|比率|占|佔|幾成", re.I)
+_ASKS_AMOUNT = re.compile(r"^(?:what|how much)\b.*\b(?:difference|change|total|sum|amount|balance)\b", re.I)
+_ASKS_AVERAGE = re.compile(r"\baverage|\bmean\b|平均", re.I)
+_RATIO_NOT_ASKED = re.compile(r"\bpercent(?:age)?\s+(?:change|increase|decrease|growth)|rate|yield|margin|return|"
+                              r"per\b|times|multiple|growth", re.I)
+
+
+def program_fit(units: list[ScreenUnit]) -> list[Flag]:
+    out = []
+    for u in units:
+        if u.status == "unanswerable" or u.answer_value is None:
+            continue
+        try:
+            steps = parse(u.program)
+        except ProgramError:
+            continue
+        ops = [s.op for s in steps]
+        last = ops[-1]
+        if last == "divide" and steps[-1].args[1].startswith("const_"):
+            last = "rescale"  # a unit change (÷1000) or an average's count: still an amount
+        q = u.question_en
+        divides = "divide" in ops or any(o == "table_average" for o in ops)
+        if _ASKS_AVERAGE.search(q) and not divides and last != "value":
+            out.append(Flag("program", u, "asks an average; the program does not divide"))
+        elif _ASKS_RATIO.search(q) and not divides and last not in ("value", "greater", "exp") \
+                and not re.search(r"\bpercentage points?\b|\bbasis points?\b", q, re.I):
+            out.append(Flag("program", u, f"asks a percentage/ratio; the program ends in {last} without dividing"))
+        elif _ASKS_AMOUNT.search(q) and last == "divide" and not _ASKS_RATIO.search(q) \
+                and not _RATIO_NOT_ASKED.search(q) and not _ASKS_AVERAGE.search(q):
+            out.append(Flag("program", u, "asks an amount; the program ends in a division"))
+    return out
