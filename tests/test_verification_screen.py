@@ -161,6 +161,24 @@ def test_unit_flag_when_the_question_asks_millions_of_a_thousands_table():
     assert screen([ok]) == []
 
 
+def test_program_fit_flags_the_final_quantity_against_the_question():
+    table = [["", "2015", "2014"], ["other", "63", "60"], ["total", "144", "140"], ["sales", "500", "450"]]
+    def why(q: str, program: str, value: float) -> list[str]:
+        return [f.why for f in screen([_unit(q, program, value, table=table, prompt="63 60 144 140 500 450")])]
+    assert why("what was the average of other in 2014 and 2015?", "add(63, 60)", 123) == [
+        "asks an average; the program sums without dividing"]
+    assert why("what is the sum of the average other in 2014 and 2015?", "add(63, 60)", 123) == []
+    assert why("what was the decrease in sales during 2014 and 2015?", "subtract(450, 500), divide(#0, 500)",
+               -0.1) == ["asks an amount; the program ends in a division"]
+    assert why("what is that change over the 2014 value?", "subtract(500, 450), divide(#0, 450)", 0.111) == []
+    assert why("what portion of sales is other?", "subtract(500, 63)", 437) == [
+        "asks a percentage/ratio; the program ends in subtract without dividing"]
+    assert why("what is the annual cost of the 8.75% notes?", "multiply(500, 63)", 31500) == []  # a % in a name
+    assert why("what percent of the total is other in 2015?", "divide(63, 500)", 0.126) == [
+        "asks a share of a total; divides by the row 'sales'"]
+    assert why("what percent of the total is other in 2015?", "divide(63, 144)", 0.4375) == []
+
+
 # ---- the sweep field and the audit sample -------------------------------------------------------------------
 
 SWEPT = {"id": "finqa_tw-test-0002", "turn": None, "status": "verified", "reason": None, "note": "", "reader": "a",
@@ -202,10 +220,46 @@ def test_audit_sample_is_seeded_and_excludes_swept_units(tmp_path, sources_root)
 
 # ---- the committed sweep is complete ---------------------------------------------------------------------------
 
+def test_card_line_counts_the_sweep_per_class():
+    from tw_fin_eval.subsets.spec import gold_status_lines
+
+    lines = gold_status_lines([{"gold_status": "verified", "gold_sweep": "unit"}, {"gold_status": "verified"},
+                               {"gold_status": "fixed", "gold_reason": "unit_mismatch", "gold_sweep": "unit"},
+                               {"gold_status": "unanswerable", "gold_reason": "other", "gold_sweep": "unanswerable"}])
+    assert lines[-1].endswith("3 個單位 units（unit 2、unanswerable 1）")
+    assert not any("sweep" in line for line in gold_status_lines([{"gold_status": "verified"}]))
+
+
 @pytest.fixture(scope="module")
-def screened(sources_root):
-    results = assemble(sources_root, TRANSLATIONS_DIR, subsets=["finqa", "convfinqa"], finchain=False,
-                       verification=VERIFICATION_DIR)
+def built(sources_root):
+    return assemble(sources_root, TRANSLATIONS_DIR, subsets=["finqa", "convfinqa"], finchain=False,
+                    verification=VERIFICATION_DIR)
+
+
+def test_records_and_card_carry_the_sweep_of_the_verdict_files(built, sources_root):
+    from collections import Counter
+
+    from tw_fin_eval.subsets import get_spec
+
+    for res in built:
+        verdicts = load_verdicts(res.subset, load_subset(res.subset, sources_root), VERIFICATION_DIR)
+        want = Counter(v.sweep["class"] for v in verdicts.values() if v.sweep)
+        units = res.records if res.subset == "finqa" else [t for r in res.records for t in r["turns"]]
+        assert Counter(u["gold_sweep"] for u in units if u["gold_sweep"]) == want
+        card = "\n".join(get_spec(res.subset).card.details(res.records))
+        assert f"{sum(want.values()):,} 個單位 units" in card
+    finqa = next(r for r in built if r.subset == "finqa").records
+    r714 = finqa[713]
+    assert r714["answer_value"] == pytest.approx(139.801) and r714["gold_sweep"] == "unit"
+    assert r714["messages"][1]["content"].startswith("表格（單位：千）：")
+    assert r714["context"]["table_unit"] == "單位：千"
+    r629 = finqa[628]
+    assert r629["answer_text"] == "yes" and "是非題" in r629["messages"][0]["content"]
+
+
+@pytest.fixture(scope="module")
+def screened(built, sources_root):
+    results = built
     flags = []
     for res in results:
         items = load_subset(res.subset, sources_root)
@@ -215,7 +269,7 @@ def screened(sources_root):
     return flags
 
 
-def test_every_unit_flagged_for_unit_missing_fact_or_sign_was_read(screened):
-    unread = [f.line() for f, v in screened if f.cls in ("unit", "missing_fact", "sign") and v.sweep is None]
+def test_every_flagged_unit_was_read(screened):
+    unread = [f.line() for f, v in screened if v.sweep is None]
     assert unread == []
-
+    assert {f.cls for f, _ in screened} == {"unit", "program", "missing_fact", "sign", "unanswerable"}

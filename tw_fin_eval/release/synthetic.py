@@ -53,6 +53,7 @@ def finqa_records(n: int = 3, kinds: tuple[str, ...] = ("增減計算", "比率�
                             "answer_text": "yes" if yes_no else None, "program": f"subtract({a}, {b})"},
             # gold verification: one unit read and verified, the others not read yet (null)
             "gold_status": "verified" if i == 1 else None, "gold_reason": None,
+            "gold_sweep": "unit" if i == 1 else None,
             # the gold's unit (the table is in millions); null for yes/no
             "answer_scale": None if yes_no else 6,
             "meta": META,
@@ -68,12 +69,13 @@ def convfinqa_records(n: int = 2) -> list[dict[str, Any]]:
             {"question": "2015 年的淨利是多少？", "answer": "120", "answer_value": 120.0, "answer_text": None,
              "program": "120", "question_en": "what was net income in 2015?",
              # a fixed turn: the upstream gold read the 2014 cell
-             "gold_status": "fixed", "gold_reason": "wrong_operand", "original_answer_value": 100.0,
+             "gold_status": "fixed", "gold_reason": "wrong_operand", "gold_sweep": "sign", "original_answer_value": 100.0,
              "original_answer_text": None,
              "original_program": "100", "original_answer": "100", "answer_scale": None},
             {"question": "淨利是否增加？", "answer": "yes", "answer_value": None, "answer_text": "yes",
              "program": "greater(120, 100)", "question_en": "did net income increase?",
-             "gold_status": None, "gold_reason": None, "original_answer_value": None, "original_answer_text": "yes",
+             "gold_status": None, "gold_reason": None, "gold_sweep": None, "original_answer_value": None,
+             "original_answer_text": "yes",
              "original_program": "greater(120, 100)", "original_answer": "yes", "answer_scale": None},
         ]
         out.append({

@@ -52,7 +52,7 @@ def features() -> dict[str, Any]:
         "turns": List({"question": STR, "answer": STR, "answer_value": F64, "answer_text": STR,
                        "program": STR, "question_en": STR,
                        # gold verification per turn (docs/VERIFICATION.md); original_* = upstream gold
-                       "gold_status": STR, "gold_reason": STR, "original_answer_value": F64, "original_answer_text": STR,
+                       "gold_status": STR, "gold_reason": STR, "gold_sweep": STR, "original_answer_value": F64, "original_answer_text": STR,
                        "original_program": STR, "original_answer": STR,
                        # the gold's unit as a power of ten (6: millions); null when unknown
                        "answer_scale": Value("int64")}),

@@ -54,6 +54,8 @@ def features() -> dict[str, Any]:
         # upstream answer_value/program (equal to the top-level ones unless the unit is `fixed`)
         "gold_status": STR,
         "gold_reason": STR,
+        # the residual-class sweep that re-read the unit (unit/program/missing_fact/sign/unanswerable), null if none
+        "gold_sweep": STR,
         # the gold's unit as a power of ten (6: millions), from where the operands stand; null when unknown
         "answer_scale": Value("int64"),
         "original_en": {"question": STR, "table": TABLE, "evidence": EN_EVIDENCE, "answer": STR,

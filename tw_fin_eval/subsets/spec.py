@@ -110,7 +110,11 @@ class SubsetSpec:
 def gold_status_lines(units: list[dict[str, Any]]) -> list[str]:
     """The card's gold-verification lines, measured from the units' `gold_status` / `gold_reason` (a FinQA record
     or a ConvFinQA turn each): counts per status, then the reasons of the fixed and unanswerable ones."""
-    from tw_fin_eval.verification.verdicts import REASONS, STATUSES  # lazy: verification imports the registry
+    from tw_fin_eval.verification.verdicts import (  # lazy: verification imports the registry
+        REASONS,
+        STATUSES,
+        SWEEP_CLASSES,
+    )
 
     status = Counter(u.get("gold_status") or "not read" for u in units)
     lines = [f"金標答案查核 gold verification（docs/VERIFICATION.md）：{counts_text(status, [*STATUSES, 'not read'])}"]
@@ -118,6 +122,10 @@ def gold_status_lines(units: list[dict[str, Any]]) -> list[str]:
         reasons = Counter(u.get("gold_reason") for u in units if u.get("gold_status") == st)
         if reasons:
             lines.append(f"{label} 原因 reasons：{counts_text(reasons, [r for r in REASONS if reasons.get(r)])}")
+    swept = Counter(u.get("gold_sweep") for u in units if u.get("gold_sweep"))
+    if swept:
+        lines.append(f"殘餘類別複查 residual-class sweep（verify-screen 標記後逐一重讀）：{sum(swept.values()):,} 個單位 units"
+                     f"（{counts_text(swept, [c for c in SWEEP_CLASSES if swept.get(c)])}）")
     return lines
 
 

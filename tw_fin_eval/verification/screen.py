@@ -356,14 +356,25 @@ def dependent_turns(turns: list[ScreenUnit]) -> list[Flag]:
 
 
 # ---- class 2: the final quantity vs the question ---------------------------------------------------------
-_ASKS_RATIO = re.compile(r"\bpercent|\bportion|\bratio\b|\bproportion|\bshare of\b|\bfraction|%|百分比|比例|比率|占|佔|幾成", re.I)
-_ASKS_AMOUNT = re.compile(r"^(?:what|how much)\b.*\b(?:difference|change|total|sum|amount|balance)\b", re.I)
-_ASKS_AVERAGE = re.compile(r"\baverage|\bmean\b|平均", re.I)
-_RATIO_NOT_ASKED = re.compile(r"\bpercent(?:age)?\s+(?:change|increase|decrease|growth)|rate|yield|margin|return|"
-                              r"per\b|times|multiple|growth", re.I)
+# words that ask for a ratio; a number written with % ("the 8.75% notes") or a row named with one is no ask
+_ASKS_RATIO = re.compile(r"\bpercent(?:age)?\b|\bportion\b|\bratio\b|\bproportion|\bshare of\b|\bfraction|"
+                         r"divided by|\bdivide|\bover (?:the |that |this )?(?:(?:19|20)\d\d |beginning |prior |low |total )?"
+                         r"(?:value|price|number|amount|total|sum|revenues?|income|sales|100)\b|in relation to|relative to|\brepresent|"
+                         r"\bas a percent", re.I)
+_NOT_A_RATIO_ASK = re.compile(r"-?\d[\d,.]*\s*%(?:\s*\(\s*-?\d[\d,.]*\s*%\s*\))?|change (?:in|of) (?:the |that |this )?percentage|"
+                              r"percentage points?|basis points?|(?:current )?portion of (?:long-term )?debt|"
+                              r"(?:increase|change|decrease) (?:amount )?in (?:that|this|the) percentage|that percentage|"
+                              r"correspondent to", re.I)
+_ASKS_AMOUNT = re.compile(r"^(?:what|how much)\b.*\b(?:difference|change|decrease|increase|total|sum|amount|balance)\b", re.I)
+_ASKS_AVERAGE = re.compile(r"\baverage\b|平均", re.I)
+_AVERAGE_IS_A_NAME = re.compile(r"weighted[- ]?average|average (?:price|exercise|grant|interest|equity|backlog|wti|"
+                                r"investments|balance|shares|common|outstanding|remaining|cost)|dow jones|annual average|"
+                                r"\b(?:sum|total|combined|change|increase|decrease)\b", re.I)
+_RATE_WORDS = re.compile(r"\brate\b|yield|margin|return|\bper\b|times|multiple|growth|price|workforce|number of", re.I)
 
 
 def program_fit(units: list[ScreenUnit]) -> list[Flag]:
+    """Class 2 candidates: the final operation against what the (English) question asks."""
     out = []
     for u in units:
         if u.status == "unanswerable" or u.answer_value is None:
@@ -377,13 +388,31 @@ def program_fit(units: list[ScreenUnit]) -> list[Flag]:
         if last == "divide" and steps[-1].args[1].startswith("const_"):
             last = "rescale"  # a unit change (÷1000) or an average's count: still an amount
         q = u.question_en
-        divides = "divide" in ops or any(o == "table_average" for o in ops)
-        if _ASKS_AVERAGE.search(q) and not divides and last != "value":
-            out.append(Flag("program", u, "asks an average; the program does not divide"))
-        elif _ASKS_RATIO.search(q) and not divides and last not in ("value", "greater", "exp") \
-                and not re.search(r"\bpercentage points?\b|\bbasis points?\b", q, re.I):
+        ratio_q = _NOT_A_RATIO_ASK.sub(" ", q)
+        divides = any(o in ("divide", "table_average") for o in ops)
+        if _ASKS_AVERAGE.search(q) and not _AVERAGE_IS_A_NAME.search(q) and last in ("add", "table_sum"):
+            out.append(Flag("program", u, "asks an average; the program sums without dividing"))
+        elif _ASKS_RATIO.search(ratio_q) and not divides and last not in ("value", "greater", "exp", "table_max",
+                                                                          "table_min"):
             out.append(Flag("program", u, f"asks a percentage/ratio; the program ends in {last} without dividing"))
-        elif _ASKS_AMOUNT.search(q) and last == "divide" and not _ASKS_RATIO.search(q) \
-                and not _RATIO_NOT_ASKED.search(q) and not _ASKS_AVERAGE.search(q):
+        elif _ASKS_AMOUNT.search(q) and last == "divide" and not _ASKS_RATIO.search(ratio_q) \
+                and not _RATE_WORDS.search(q):
             out.append(Flag("program", u, "asks an amount; the program ends in a division"))
+        elif last == "divide" and _ASKS_TOTAL.search(q):
+            label = _divisor_row(steps[-1].args[1], u.table_en)
+            if label is not None and not _TOTAL_ROW.search(label):
+                out.append(Flag("program", u, f"asks a share of a total; divides by the row {label[:40]!r}"))
     return out
+
+
+_ASKS_TOTAL = re.compile(r"\b(?:of|to|in relation to|relative to) (?:the |all |its )?total\b", re.I)
+_TOTAL_ROW = re.compile(r"total|all|combined|net|overall|worldwide|consolidated", re.I)
+
+
+def _divisor_row(arg: str, table: list[list[str]]) -> str | None:
+    """The row label of the one table row whose cells hold the literal divisor `arg` (None otherwise)."""
+    v = literal(arg)
+    if v is None:
+        return None
+    rows = {row[0] for row in table[1:] if any(_close(abs(x), abs(v), 1e-9) for c in row[1:] for x in numbers_in(c))}
+    return rows.pop() if len(rows) == 1 else None

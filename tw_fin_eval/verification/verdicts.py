@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -285,6 +285,7 @@ class Coverage:
     reasons: Counter  # (status, reason) → count
     second_reads: int = 0
     disagreements: int = 0  # second reads with agree false
+    sweeps: Counter = field(default_factory=Counter)  # (sweep class, changed) → count
 
     @property
     def done(self) -> int:
@@ -299,7 +300,8 @@ def coverage(subset: str, items: list[SourceItem], verdicts: dict[tuple[str, int
     return Coverage(len(units(subset, items)), Counter(v.status for v in verdicts.values()),
                     Counter((v.status, v.reason) for v in verdicts.values() if v.reason),
                     sum(1 for v in verdicts.values() if v.second_read),
-                    sum(1 for v in verdicts.values() if v.second_read and not v.second_read["agree"]))
+                    sum(1 for v in verdicts.values() if v.second_read and not v.second_read["agree"]),
+                    Counter((v.sweep["class"], v.sweep["changed"]) for v in verdicts.values() if v.sweep))
 
 
 SUBSET_NAMES = {"finqa": "FinQA-TW", "convfinqa": "ConvFinQA-TW"}
@@ -337,6 +339,14 @@ def counts_markdown(covs: dict[str, Coverage]) -> str:
     for reason in REASONS:
         cells = [str(c.reasons[(st, reason)]) for c in covs.values() for st in ("fixed", "unanswerable")]
         lines.append(f"| {reason} | " + " | ".join(cells) + " |")
+    if any(c.sweeps for c in covs.values()):
+        lines += ["", "| residual-class sweep | " + " | ".join(f"{SUBSET_NAMES[s]} {what}" for s in covs
+                                                             for what in ("read", "changed")) + " |",
+                  "| --- |" + " ---: |" * (2 * len(covs))]
+        for cls in SWEEP_CLASSES:
+            cells = [str(c.sweeps[(cls, changed)] + (0 if changed else c.sweeps[(cls, True)]))
+                     for c in covs.values() for changed in (False, True)]
+            lines.append(f"| {cls} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -355,6 +365,7 @@ def _fix_finqa(rec: dict[str, Any], v: Verdict | None) -> None:
     rec["original_en"]["program"] = rec["program"]
     rec["gold_status"] = v.status if v else None
     rec["gold_reason"] = v.reason if v else None
+    rec["gold_sweep"] = v.sweep["class"] if v and v.sweep else None
     if v and v.status == "fixed":
         yes_no_changed = (v.answer_text is None) != (rec["answer_text"] is None)
         rec["answer_value"], rec["answer_text"] = v.answer_value, v.answer_text
@@ -375,6 +386,7 @@ def _fix_turn(turn: dict[str, Any], v: Verdict | None) -> None:
     turn["original_answer"] = turn["answer"]
     turn["gold_status"] = v.status if v else None
     turn["gold_reason"] = v.reason if v else None
+    turn["gold_sweep"] = v.sweep["class"] if v and v.sweep else None
     if v and v.status == "fixed":
         # the runner's gold history reads turns[k].answer_value/answer: later turns see the corrected gold
         turn["answer_value"], turn["answer_text"] = v.answer_value, v.answer_text
