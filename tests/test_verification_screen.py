@@ -273,3 +273,68 @@ def test_every_flagged_unit_was_read(screened):
     unread = [f.line() for f, v in screened if v.sweep is None]
     assert unread == []
     assert {f.cls for f, _ in screened} == {"unit", "program", "missing_fact", "sign", "unanswerable"}
+
+
+# ---- evidence additions (class 3: a needed page sentence added to the evidence) ---------------------------
+
+SLB_EN = ("on july 18 , 2013 , the board approved a new $ 10 billion share repurchase program to be completed at the "
+          "latest by june 30 , 2018 .")
+SLB_ZH = "董事會於 2013 年 7 月 18 日核准一項新的 100 億美元股票買回計畫，最遲須於 2018 年 6 月 30 日前完成。"
+ADD = {"id": "finqa_tw-test-1028", "page": 0, "en": SLB_EN, "zh": SLB_ZH, "reader": "r", "note": "the $10 billion"}
+
+
+def _additions(tmp_path: Path, lines: list[dict]) -> Path:
+    path = tmp_path / "evidence_additions.jsonl"
+    path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    return path
+
+
+def test_addition_loads_and_its_sentence_reaches_the_prompt(tmp_path, sources_root):
+    from tw_fin_eval.verification.evidence_additions import apply_additions, load_additions
+
+    items = load_subset("finqa", sources_root)
+    adds = load_additions(_additions(tmp_path, [ADD]), "finqa", items)
+    assert [a.key for a in adds["finqa_tw-test-1028"]] == ["page_0"]
+    assert load_additions(_additions(tmp_path, [ADD]), "convfinqa", load_subset("convfinqa", sources_root)) == {}
+    rec = {"id": "finqa_tw-test-1028", "question": "百分比是多少？", "answer_text": None,
+           "context": {"table": [["", "2015"], ["a", "1"]], "evidence": ["已買回 86 億美元。"], "table_unit": None},
+           "original_en": {"evidence": [{"key": "text_1", "text": "…"}]}, "messages": []}
+    assert apply_additions("finqa", items, [rec], tmp_path) == 1
+    assert rec["context"]["evidence"][-1] == SLB_ZH and rec["original_en"]["evidence"][-1]["key"] == "page_0"
+    assert SLB_ZH in rec["messages"][1]["content"]
+    assert missing_operands("divide(8.6, const_10)", PromptNumbers(rec["messages"][1]["content"])) == []
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"en": SLB_EN.replace("10 billion", "12 billion")}, "en differs from page sentence 0"),
+    ({"page": 99}, "page must be a sentence index"),
+    ({"page": 1, "en": "schlumberger had repurchased $ 8.6 billion of shares under this new share repurchase "
+                       "program as of december 31 , 2015 ."}, "already in the evidence"),
+    ({"zh": SLB_ZH.replace("董事會", "董事会")}, "zh fails the zh-TW rules"),
+    ({"zh": SLB_ZH.replace("2018 年", "2017 年")}, "zh fails the zh-TW rules"),
+    ({"extra": 1}, "fields must be exactly"),
+    ({"id": "finqa_tw-test-9999"}, "unknown id"),
+])
+def test_bad_addition_is_rejected_with_file_line_and_id(tmp_path, sources_root, change, message):
+    from tw_fin_eval.verification.evidence_additions import load_additions
+
+    path = _additions(tmp_path, [{**ADD, **change}])
+    with pytest.raises(InputError, match=message) as exc:
+        load_additions(path, "finqa", load_subset("finqa", sources_root))
+    assert "evidence_additions.jsonl:1" in str(exc.value)
+
+
+def test_an_addition_twice_is_rejected(tmp_path, sources_root):
+    from tw_fin_eval.verification.evidence_additions import load_additions
+
+    with pytest.raises(InputError, match="added twice"):
+        load_additions(_additions(tmp_path, [ADD, ADD]), "finqa", load_subset("finqa", sources_root))
+
+
+def test_committed_additions_are_in_the_built_prompts(built):
+    recs = {r["id"]: r for res in built for r in res.records}
+    assert SLB_ZH in recs["finqa_tw-test-1028"]["messages"][1]["content"]
+    assert recs["finqa_tw-test-1028"]["gold_status"] == "verified"
+    conv = recs["convfinqa_tw-dev-0138"]
+    assert "因收購奧克拉荷馬州之 STACK 資產而增加 34 百萬桶油當量" in conv["first_user_prefix"]
+    assert conv["turns"][1]["gold_status"] == "fixed" and conv["turns"][1]["answer_value"] == 34

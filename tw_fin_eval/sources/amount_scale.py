@@ -81,6 +81,9 @@ _NOTE = re.compile(r"(?:\b(?:u\.s\.\s+)?(?:dollars?|dollar\s+amounts|amounts|sha
                    r"(\s*,?\s*except\s+(?:for\s+)?(?:per[\s-]+share|share)\b)?", re.I)
 
 
+_BRACKETED = re.compile(r"\(([^()]*)\)")
+
+
 @dataclass(frozen=True)
 class UnitNote:
     """A table's unit as the page states it outside the table: its scale (3/6/9), what it counts
@@ -93,11 +96,14 @@ class UnitNote:
 
 
 def unit_note(table: list[list[str]] | None, pre_text: list[str]) -> UnitNote | None:
-    """The unit note of the sentence right before the table (the last pre-text sentence), when the table
-    itself states no unit; None when there is none, or when that sentence names two different scales."""
+    """The unit note of the sentence right before the table (the last pre-text sentence), else a bracketed
+    page-level note anywhere in the pre-text ("( in thousands , except per share data )"), when the table itself
+    states no unit; None when there is none, or when the notes name two different scales."""
     if not pre_text or table_scale(table) is not None or _states_unit(table):
         return None
     found = list(_NOTE.finditer(pre_text[-1]))
+    if not found:  # a page-level note: "notes to consolidated financial statements ( in thousands , except … )"
+        found = [m for s in pre_text for inner in _BRACKETED.findall(s) for m in _NOTE.finditer(inner)]
     scales = {_SCALE_WORDS[m.group(1).lower().rstrip("s")] for m in found}
     if len(scales) != 1:
         return None

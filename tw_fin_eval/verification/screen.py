@@ -40,8 +40,10 @@ CLASSES = {
 }
 
 # ---- class 1: units -------------------------------------------------------------------------------------
-_EN_UNIT = re.compile(r"\bin\s+(?:\$\s*|us\s*\$\s*|u\.s\.\s+|dollars?\s+|usd\s+)?(thousand|million|billion)s?\b", re.I)
-_ZH_UNIT = re.compile(r"以(?:新臺幣|新台幣|美元)?\s*(千|百萬|十億|億|萬)\s*(?:美元|元|股|單位|桶)?\s*(?:為單位|計)"
+_EN_UNIT = re.compile(r"\bin\s+(?:\$\s*|us\s*\$\s*|u\.s\.\s+|dollars?\s+|usd\s+)?(thousand|million|billion)s?\b"
+                      r"|\bhow\s+many\s+(thousand|million|billion)s?\b", re.I)
+_ZH_UNIT = re.compile(r"以(?:新臺幣|新台幣|美元)?\s*(千|百萬|十億|億|萬)\s*(?:美元|元|股|單位|桶)?\s*(?:為單位|計|表示)"
+                      r"|(?:換算成|多少)\s*(千|百萬|十億)\s*(?:美元|元|股|(?=[？?，,。]|$|是多少))"
                       r"|單位\s*[：:為]\s*(千|百萬|十億|億|萬)"
                       r"|[（(]\s*(千|百萬|十億|億|萬)\s*(?:美元|元|股)\s*[）)]")
 _SCALE = {"thousand": 3, "million": 6, "billion": 9, "千": 3, "萬": 4, "百萬": 6, "億": 8, "十億": 9}
@@ -52,7 +54,7 @@ _STEP = re.compile(r"(\w+)\(([^()]*)\)")
 def asked_scale(question_en: str, question_zh: str) -> tuple[int | None, int | None]:
     """(English, zh-TW) unit the question asks for, as powers of ten; None where it asks none."""
     m = _EN_UNIT.search(question_en or "")
-    en = _SCALE[m.group(1).lower()] if m else None
+    en = _SCALE[next(g for g in m.groups() if g).lower()] if m else None
     z = _ZH_UNIT.search(question_zh or "")
     zh = _SCALE[next(g for g in z.groups() if g)] if z else None
     return en, zh

@@ -22,6 +22,7 @@ from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.records import program_kind, record_id
 from tw_fin_eval.schema import display_number
 from tw_fin_eval.sources.base import SourceItem
+from tw_fin_eval.verification.evidence_additions import apply_additions
 from tw_fin_eval.verification.program import ProgramError, execute, same_value
 
 VERIFIED_SUBSETS = ("finqa", "convfinqa")
@@ -402,6 +403,7 @@ def apply_verdicts(subset: str, items: list[SourceItem], records: list[dict[str,
     if subset not in VERIFIED_SUBSETS:
         return None
     verdicts = load_verdicts(subset, items, verification_dir)
+    apply_additions(subset, items, records, verification_dir)  # class 3: needed page sentences, before the fixes
     for rec in records:
         if subset == "finqa":
             _fix_finqa(rec, verdicts.get((rec["id"], None)))
