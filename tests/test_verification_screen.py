@@ -283,6 +283,12 @@ SLB_ZH = "董事會於 2013 年 7 月 18 日核准一項新的 100 億美元股�
 ADD = {"id": "finqa_tw-test-1028", "page": 0, "en": SLB_EN, "zh": SLB_ZH, "reader": "r", "note": "the $10 billion"}
 
 
+def _by_id(subset: str, sources_root: Path) -> dict:
+    from tw_fin_eval.records import record_id
+
+    return {record_id(subset, it.index): it for it in load_subset(subset, sources_root)}
+
+
 def _additions(tmp_path: Path, lines: list[dict]) -> Path:
     path = tmp_path / "evidence_additions.jsonl"
     path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
@@ -292,10 +298,10 @@ def _additions(tmp_path: Path, lines: list[dict]) -> Path:
 def test_addition_loads_and_its_sentence_reaches_the_prompt(tmp_path, sources_root):
     from tw_fin_eval.verification.evidence_additions import apply_additions, load_additions
 
-    items = load_subset("finqa", sources_root)
-    adds = load_additions(_additions(tmp_path, [ADD]), "finqa", items)
+    items = _by_id("finqa", sources_root)
+    adds = load_additions(_additions(tmp_path, [ADD]), items)
     assert [a.key for a in adds["finqa_tw-test-1028"]] == ["page_0"]
-    assert load_additions(_additions(tmp_path, [ADD]), "convfinqa", load_subset("convfinqa", sources_root)) == {}
+    assert load_additions(_additions(tmp_path, [ADD]), _by_id("convfinqa", sources_root)) == {}
     rec = {"id": "finqa_tw-test-1028", "question": "百分比是多少？", "answer_text": None,
            "context": {"table": [["", "2015"], ["a", "1"]], "evidence": ["已買回 86 億美元。"], "table_unit": None},
            "original_en": {"evidence": [{"key": "text_1", "text": "…"}]}, "messages": []}
@@ -320,7 +326,7 @@ def test_bad_addition_is_rejected_with_file_line_and_id(tmp_path, sources_root, 
 
     path = _additions(tmp_path, [{**ADD, **change}])
     with pytest.raises(InputError, match=message) as exc:
-        load_additions(path, "finqa", load_subset("finqa", sources_root))
+        load_additions(path, _by_id("finqa", sources_root))
     assert "evidence_additions.jsonl:1" in str(exc.value)
 
 
@@ -328,7 +334,7 @@ def test_an_addition_twice_is_rejected(tmp_path, sources_root):
     from tw_fin_eval.verification.evidence_additions import load_additions
 
     with pytest.raises(InputError, match="added twice"):
-        load_additions(_additions(tmp_path, [ADD, ADD]), "finqa", load_subset("finqa", sources_root))
+        load_additions(_additions(tmp_path, [ADD, ADD]), _by_id("finqa", sources_root))
 
 
 def test_committed_additions_are_in_the_built_prompts(built):

@@ -23,8 +23,9 @@ from typing import Any
 from tw_fin_eval import prompts
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
-from tw_fin_eval.records import record_id
-from tw_fin_eval.sources.base import SourceItem
+
+# the source items are passed in keyed by record id (verdicts.apply_verdicts): this module stays out of the
+# sources/subsets import cycle (tests/test_layers.py)
 
 FILE_NAME = "evidence_additions.jsonl"
 FIELDS = {"id", "page", "en", "zh", "reader", "note"}
@@ -48,14 +49,15 @@ def _same(a: str, b: str) -> bool:
     return " ".join(a.split()) == " ".join(b.split())
 
 
-def load_additions(path: Path, subset: str, items: list[SourceItem]) -> dict[str, list[Addition]]:
-    """The additions of one subset's records, validated (InputError with file:line and id)."""
+def load_additions(path: Path, items_by_id: dict[str, Any]) -> dict[str, list[Addition]]:
+    """The additions of one subset's records (`items_by_id`: record id → English source item), validated
+    (InputError with file:line and id); lines of the other subset are skipped."""
     from tw_fin_eval.zhcheck.rules import check_translation  # lazy: the rule tables load on first use
 
-    if not path.is_file():
+    if not path.is_file() or not items_by_id:
         return {}
-    by_id = {record_id(subset, it.index): it for it in items}
-    prefix = record_id(subset, 1).rsplit("-", 1)[0] + "-"
+    by_id = items_by_id
+    prefix = next(iter(by_id)).rsplit("-", 1)[0] + "-"
     out: dict[str, list[Addition]] = defaultdict(list)
     seen: dict[tuple[str, int], int] = {}
     for line, obj in iter_jsonl(path):
@@ -98,10 +100,10 @@ def load_additions(path: Path, subset: str, items: list[SourceItem]) -> dict[str
     return dict(out)
 
 
-def apply_additions(subset: str, items: list[SourceItem], records: list[dict[str, Any]],
+def apply_additions(subset: str, items_by_id: dict[str, Any], records: list[dict[str, Any]],
                     verification_dir: Path) -> int:
     """Append each addition to its record's evidence and render the prompt again; the number added."""
-    additions = load_additions(verification_dir / FILE_NAME, subset, items)
+    additions = load_additions(verification_dir / FILE_NAME, items_by_id)
     n = 0
     for rec in records:
         adds = additions.get(rec["id"])

@@ -15,7 +15,7 @@ Classes (the numbers of issue 29):
    changes both ways; a turn that repeats an earlier turn's upstream computation the verdicts fixed.
 5. ``unanswerable`` — every unanswerable verdict, to be re-read.
 
-Numbers are read by the scorer's parser (tw_fin_eval.scoring.numbers), so the prompt's 「7.72 億美元」,
+Numbers are read by the scorer's parser (tw_fin_eval.answers.numbers), so the prompt's 「7.72 億美元」,
 「1,234」, 「4.1%」 and 「七年」 are read the same way a model's answer is."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from tw_fin_eval.scoring.numbers import CJK_NUMERAL_RUN, find_numbers, parse_cjk_numeral
+from tw_fin_eval.answers.numbers import CJK_NUMERAL_RUN, find_numbers, parse_cjk_numeral
 from tw_fin_eval.sources.amount_scale import UnitNote, program_literals, program_scale
 from tw_fin_eval.sources.base import SourceItem, numbers_in
 from tw_fin_eval.verification.program import ProgramError, constant, literal, parse

@@ -403,7 +403,7 @@ def apply_verdicts(subset: str, items: list[SourceItem], records: list[dict[str,
     if subset not in VERIFIED_SUBSETS:
         return None
     verdicts = load_verdicts(subset, items, verification_dir)
-    apply_additions(subset, items, records, verification_dir)  # class 3: needed page sentences, before the fixes
+    apply_additions(subset, {record_id(subset, it.index): it for it in items}, records, verification_dir)  # class 3: needed page sentences, before the fixes
     for rec in records:
         if subset == "finqa":
             _fix_finqa(rec, verdicts.get((rec["id"], None)))
