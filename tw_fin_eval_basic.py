@@ -24,11 +24,11 @@ import datasets
 
 from tw_fin_eval import __version__
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.features import features_for, project
+from tw_fin_eval.features import project
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.paths import DATA_DIR
 from tw_fin_eval.release.validate import record_errors
-from tw_fin_eval.subsets import DEFAULT_SUBSET, SUBSETS
+from tw_fin_eval.subsets import DEFAULT_SUBSET, SUBSETS, features_for
 
 _HOMEPAGE = "https://huggingface.co/datasets/APMIC/tw_fin_eval_basic"
 _LICENSE = "Derivative of FinQA/ConvFinQA (MIT), FinChain (Apache-2.0), Finance Agent Benchmark (MIT; CC BY 4.0 per the paper); see LICENSES.md"

@@ -102,7 +102,7 @@ def test_bad_overlay_stops_the_build_and_keeps_old_data(tmp_path, sources_root, 
 
 
 def test_convfinqa_record_turns(tmp_path, sources_root):
-    from tw_fin_eval.sources import load_subset
+    from tw_fin_eval.subsets import load_subset
     from tw_fin_eval.todo import english_overlay
 
     item = load_subset("convfinqa", sources_root)[0]

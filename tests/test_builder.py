@@ -14,10 +14,11 @@ import pytest  # noqa: E402
 import tw_fin_eval_basic as builder_mod  # noqa: E402
 from tw_fin_eval.configs import CONFIGS, RELEASE_CONFIGS  # noqa: E402
 from tw_fin_eval.errors import InputError  # noqa: E402
-from tw_fin_eval.features import features_for, project  # noqa: E402
+from tw_fin_eval.features import project  # noqa: E402
 from tw_fin_eval.jsonl import write_jsonl  # noqa: E402
 from tw_fin_eval.release import writer  # noqa: E402
 from tw_fin_eval.release.synthetic import write_synthetic_data  # noqa: E402
+from tw_fin_eval.subsets import features_for  # noqa: E402
 
 NAMES = [c.name for c in RELEASE_CONFIGS]
 

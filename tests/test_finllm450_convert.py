@@ -250,8 +250,9 @@ def test_tools_script_by_path_prints_summary(converted, tmp_path):
 def test_records_fit_the_declared_features(converted):
     datasets = pytest.importorskip("datasets")
     from tw_fin_eval.configs import CONFIGS
-    from tw_fin_eval.features import features_for, project
+    from tw_fin_eval.features import project
     from tw_fin_eval.release.validate import record_errors, undeclared_fields
+    from tw_fin_eval.subsets import features_for
 
     _, result = converted
     features = features_for("finllm450")

@@ -19,10 +19,11 @@ import pytest  # noqa: E402
 import tw_fin_eval_basic as builder_mod  # noqa: E402
 from tw_fin_eval.configs import CONFIGS  # noqa: E402
 from tw_fin_eval.errors import InputError  # noqa: E402
-from tw_fin_eval.features import features_for, project  # noqa: E402
+from tw_fin_eval.features import project  # noqa: E402
 from tw_fin_eval.jsonl import write_jsonl  # noqa: E402
 from tw_fin_eval.release.validate import record_errors  # noqa: E402
 from tw_fin_eval.sources import finsearchcomp as fsc  # noqa: E402
+from tw_fin_eval.subsets import features_for  # noqa: E402
 
 # published counts (paper / PROVENANCE.md): T1 244, T2 219, T3 172
 COUNTS = {("T1", "Global"): 134, ("T1", "Greater China"): 110, ("T2", "Global"): 119,

@@ -38,7 +38,7 @@ def test_overlay_type_errors_say_what_is_wrong(tmp_path, sources_root, change, f
 
 
 def test_evidence_and_list_items_say_which_one(tmp_path, sources_root):
-    from tw_fin_eval.sources import load_subset
+    from tw_fin_eval.subsets import load_subset
 
     adi = next(it for it in load_subset("finqa", sources_root) if it.source_id == ADI)
     line = {"id": ADI, "question": "問題？", "table": adi.table, "evidence": {"text_22": 7}}

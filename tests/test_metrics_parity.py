@@ -99,7 +99,8 @@ def test_card_usage_block_runs_on_the_release_rows(metric, config, data_file, mo
     """The documented call runs as written on the release's rows (load_dataset served from the built data with
     the declared features) and scores the gold display strings 100% on the answerable units."""
     datasets = pytest.importorskip("datasets")
-    from tw_fin_eval.features import features_for, project
+    from tw_fin_eval.features import project
+    from tw_fin_eval.subsets import features_for
 
     records = _built(data_file)
     feats = features_for(config)

@@ -19,12 +19,13 @@ from datasets.utils.metadata import MetadataConfigs  # noqa: E402
 from huggingface_hub import DatasetCard  # noqa: E402
 
 from tw_fin_eval.configs import CONFIGS, RELEASE_CONFIGS  # noqa: E402
-from tw_fin_eval.features import features_for, project  # noqa: E402
+from tw_fin_eval.features import project  # noqa: E402
 from tw_fin_eval.jsonl import dumps, write_jsonl  # noqa: E402
 from tw_fin_eval.paths import DATA_DIR, REPO_ROOT  # noqa: E402
 from tw_fin_eval.release import writer  # noqa: E402
 from tw_fin_eval.release.synthetic import write_synthetic_data  # noqa: E402
 from tw_fin_eval.release.verify import verify_release, zh_findings  # noqa: E402
+from tw_fin_eval.subsets import features_for  # noqa: E402
 
 NAMES = [c.name for c in RELEASE_CONFIGS]
 COUNTS = {"finqa": 5, "convfinqa": 2, "finchain": 4, "financeagent": 3}

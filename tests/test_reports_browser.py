@@ -16,7 +16,8 @@ import pytest
 from tests.test_reports_compare import finqa_records
 from tests.test_reports_score import runs_for, score
 from tw_fin_eval.cli import main as cli_main
-from tw_fin_eval.scoring import html_report, samples
+from tw_fin_eval.reports import html as html_report
+from tw_fin_eval.scoring import samples
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (.ci/run installs it with apt)")

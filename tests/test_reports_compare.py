@@ -8,7 +8,8 @@ import pytest
 
 from tests.test_reports_score import runs_for, score
 from tw_fin_eval.cli import main as cli_main
-from tw_fin_eval.scoring import samples, stats
+from tw_fin_eval.reports import stats
+from tw_fin_eval.scoring import samples
 
 
 def finqa_records(n=40):

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from tw_fin_eval.cli import main as cli_main
-from tw_fin_eval.scoring import engine, results_doc, samples, selfcheck
+from tw_fin_eval.reports import results_doc
+from tw_fin_eval.scoring import engine, samples, selfcheck
 
 _PROMPTS = engine._Prompts()
 

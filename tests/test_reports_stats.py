@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tw_fin_eval.scoring import stats
+from tw_fin_eval.reports import stats
 
 
 @pytest.fixture(params=["numpy", "stdlib"])

@@ -267,17 +267,18 @@ def test_ctrl_c_while_judging_exits_130_fast_and_writes_nothing(tmp_path, data_f
 
 def test_scorer_declared_columns_reach_summary_and_report(tmp_path):
     """Report columns are declared by the scorer (FinChain: step precision and F1), not hard-coded."""
-    from tw_fin_eval.scoring import engine, report, samples, tasks
+    from tw_fin_eval.reports import outputs, summary
+    from tw_fin_eval.scoring import engine, samples, tasks
 
     assert [c.name for c in tasks.SCORERS["numeric_cot"].report_columns] == ["mean_step_precision", "mean_step_f1"]
     recs = [r for r in samples.sample_records() if r["task_type"] == "numeric_cot" and r["answer_type"] == "numeric"]
     guesses = "步驟 1：" + "、".join(f"{x}%" for x in (2.5, 3, 3.5, 4, 4.5, 5, 5.5)) + "\n答案：0"
     runs = engine.RunsIndex(success={(r["id"], None): guesses for r in recs})
     out = engine.score(recs, runs, progress=False)
-    row = next(r for r in report.summary_rows(out.items) if r["dimension"] == "all")
-    assert "mean_step_precision" in report.COLUMNS and row["mean_step_f1"] is not None
+    row = next(r for r in summary.summary_rows(out.items) if r["dimension"] == "all")
+    assert "mean_step_precision" in summary.COLUMNS and row["mean_step_f1"] is not None
     assert row["mean_step_precision"] < 0.5  # a list of guesses is not a worked solution
-    report.write_outputs(tmp_path / "rep", out, inputs={"data": ["d"], "runs": ["r"]})
+    outputs.write_outputs(tmp_path / "rep", out, inputs={"data": ["d"], "runs": ["r"]})
     assert "mean_step_f1" in (tmp_path / "rep" / "summary.csv").read_text(encoding="utf-8").splitlines()[0]
     assert "mean_step_f1" in (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")
 
@@ -288,9 +289,9 @@ def test_scorer_declared_columns_reach_summary_and_report(tmp_path):
     ("http://:sk-SECRET@10.0.0.5/v1/", "http://10.0.0.5/v1/"),
 ])
 def test_report_scrubs_credentials_and_query_from_the_judge_url(url, shown):
-    from tw_fin_eval.scoring import report
+    from tw_fin_eval.reports import markdown
 
-    assert report._public_url(url) == shown and "SECRET" not in report._public_url(url)
+    assert markdown._public_url(url) == shown and "SECRET" not in markdown._public_url(url)
 
 
 def test_judge_key_env_takes_a_variable_name_never_echoes_a_key(tmp_path, data_file):

@@ -109,11 +109,11 @@ def test_plugin_protocol_registration():
             assert srv.requests[0]["messages"][0] == {"role": "system", "content": "sys"}
         assert [it.status for it in out.items] == [tasks.SCORED, "no_ground_truth", tasks.MISSING]
         assert out.items[0].correct is True and out.items[0].decided_by == tasks.JUDGE
-        from tw_fin_eval.scoring import report
+        from tw_fin_eval.reports import markdown, summary
 
-        rows = report.summary_rows(out.items)
+        rows = summary.summary_rows(out.items)
         assert rows[0]["accuracy"] == 1.0 and rows[0]["other_outcomes"] == 1 and rows[0]["missing"] == 1
-        md = report.report_markdown(out, rows, inputs={})
+        md = markdown.report_markdown(out, rows, inputs={})
         assert "| dataset | scored | missing | no_ground_truth |" in md and "| X | 1 | 1 | 1 |" in md
     finally:
         if before is None:
@@ -154,9 +154,9 @@ def test_judge_end_to_end_with_fake_server(tmp_path):
     assert cs.status == tasks.MISSING and cs.correct is None and cs.score is None
     assert fa.status == tasks.SCORED and fa.correct is False
     assert by[("finqa_tw-test-0001", None)].decided_by == tasks.RULE
-    from tw_fin_eval.scoring import report
+    from tw_fin_eval.reports import outputs
 
-    md = report.write_outputs(tmp_path, out, inputs={})["report"].read_text(encoding="utf-8")
+    md = outputs.write_outputs(tmp_path, out, inputs={})["report"].read_text(encoding="utf-8")
     section = md.split("## FinLLM450: pass rate and mean score")[1].split("## Extraction modes")[0]
     # per ability: 法規判讀與合規 holds the judged short answer (pass, 9/10)
     assert "| 法規判讀與合規 | 1 | 1 | 100.0% |  | 100.0% | 9.00 | 0 | 0 |" in section

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from tw_fin_eval.cli import main as cli_main
-from tw_fin_eval.scoring import samples, selfcheck, tasks
+from tw_fin_eval.scoring import model_outputs, samples, selfcheck, tasks
 
 
 def synthetic_finqa(n: int = 400, seed: int = 7) -> list[dict]:
@@ -39,13 +39,13 @@ def synthetic_finqa(n: int = 400, seed: int = 7) -> list[dict]:
             recs.append(samples.finqa(i, 0.0 if i % 3 == 0 else round(rng.uniform(0.001, 0.02), 4), None, "比值為何？"))
     for r in recs:
         if r["answer"] is None:
-            r["answer"] = r["answer_text"] or selfcheck.plain(r["answer_value"])
+            r["answer"] = r["answer_text"] or model_outputs.plain(r["answer_value"])
     return recs
 
 
 def test_samples_gold_is_100_percent():
     res = selfcheck.run_selfcheck(samples.sample_records())
-    ruled = [it for it in res["gold"].items if it.task_type in selfcheck.RULE_TASKS]
+    ruled = [it for it in res["gold"].items if tasks.SCORERS[it.task_type].rule_scored]
     assert ruled and all(it.status == tasks.SCORED and it.correct for it in ruled)
     conv = [it for it in res["gold"].items if it.task_type == "conversation_numeric"]
     assert len(conv) == 6
@@ -151,7 +151,7 @@ def test_selfcheck_on_built_data():
         pytest.skip("data/ is empty")
     res = selfcheck.run_selfcheck(recs)
     wrong = [(it.id, it.turn, it.extracted) for it in res["gold"].items
-             if it.task_type in selfcheck.RULE_TASKS and not it.correct]
+             if tasks.SCORERS[it.task_type].rule_scored and not it.correct]
     assert not wrong, wrong[:10]
     off = [it for it in res["off10"].items if (it.id, it.turn) in res["off10_keys"]]
     assert off and sum(it.correct for it in off) / len(off) < 0.03

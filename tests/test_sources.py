@@ -6,9 +6,9 @@ import pytest
 
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.paths import sources_dir
-from tw_fin_eval.sources import load_subset
 from tw_fin_eval.sources.base import numbers_in
 from tw_fin_eval.sources.finqa import program_numbers, select_silver
+from tw_fin_eval.subsets import load_subset
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from tw_fin_eval import schema, subsets
-from tw_fin_eval.overlay import Pair
+from tw_fin_eval.overlay import OverlaySpec, Pair
 from tw_fin_eval.sources.base import SourceItem
-from tw_fin_eval.subsets.spec import TRANSLATED, OverlaySpec, SubsetSpec
+from tw_fin_eval.subsets.spec import TRANSLATED, SubsetSpec
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ from tw_fin_eval.build import run_build
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import read_jsonl
 from tw_fin_eval.paths import TRANSLATIONS_DIR, VERIFICATION_DIR
-from tw_fin_eval.sources import load_subset
+from tw_fin_eval.subsets import load_subset
 from tw_fin_eval.verification.locate import finqa_view, operand_lines
 from tw_fin_eval.verification.program import ProgramError, execute, execute_steps, same_value
 from tw_fin_eval.verification.verdicts import coverage, load_verdicts, units
@@ -226,7 +226,8 @@ def test_build_writes_gold_status_and_corrected_gold(tmp_path, sources_root, fin
     history = [m["content"] for m in task.messages if m["role"] == "assistant"]
     assert "37.84" in history[1] and "25.14" not in history[1]
     # the declared features keep every new field
-    from tw_fin_eval.features import features_for, project
+    from tw_fin_eval.features import project
+    from tw_fin_eval.subsets import features_for
 
     shaped = project(six, features_for("finqa"))
     assert shaped["gold_status"] == "fixed" and shaped["original_en"]["answer_value"] == 0.06757

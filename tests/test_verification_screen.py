@@ -15,9 +15,9 @@ from tw_fin_eval.build import assemble
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.paths import TRANSLATIONS_DIR, VERIFICATION_DIR
 from tw_fin_eval.records import table_unit_caption
-from tw_fin_eval.sources import load_subset
 from tw_fin_eval.sources.amount_scale import unit_note
 from tw_fin_eval.sources.base import SourceItem
+from tw_fin_eval.subsets import load_subset
 from tw_fin_eval.verification.screen import (
     PromptNumbers,
     ScreenUnit,
@@ -284,9 +284,9 @@ ADD = {"id": "finqa_tw-test-1028", "page": 0, "en": SLB_EN, "zh": SLB_ZH, "reade
 
 
 def _by_id(subset: str, sources_root: Path) -> dict:
-    from tw_fin_eval.records import record_id
+    from tw_fin_eval.subsets import get_spec
 
-    return {record_id(subset, it.index): it for it in load_subset(subset, sources_root)}
+    return {get_spec(subset).record_id(it.index): it for it in load_subset(subset, sources_root)}
 
 
 def _additions(tmp_path: Path, lines: list[dict]) -> Path:

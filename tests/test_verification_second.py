@@ -10,7 +10,7 @@ import pytest
 
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import read_jsonl
-from tw_fin_eval.sources import load_subset
+from tw_fin_eval.subsets import load_subset
 from tw_fin_eval.verification.second import compare, fold, summary
 from tw_fin_eval.verification.verdicts import load_verdicts
 

@@ -28,7 +28,7 @@ COMMANDS: dict[str, Command] = {
                     "and time of a full run"),
     "run": Command("tw_fin_eval.runner.cli", "ask an OpenAI-compatible server every question (resumable)"),
     "score": Command("tw_fin_eval.scoring.cli", "score a runs file: per-item results, summary CSV, Markdown report"),
-    "compare": Command("tw_fin_eval.scoring.compare", "compare scored runs: paired differences with intervals, "
+    "compare": Command("tw_fin_eval.reports.compare", "compare scored runs: paired differences with intervals, "
                        "McNemar tests, ranking (JSON, Markdown, HTML)"),
     "selfcheck": Command("tw_fin_eval.scoring.selfcheck", "score gold answers as predictions (offline sanity check)"),
     "release": Command("tw_fin_eval.release.cli", "write hf_release/ (parquet + generated dataset card)"),

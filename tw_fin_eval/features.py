@@ -40,13 +40,6 @@ COMMON: dict[str, Any] = {
     "meta": META,
 }
 
-def features_for(config: str) -> datasets.Features:
-    """The declared features of a subset (its spec's `features()`, tw_fin_eval/subsets/)."""
-    from tw_fin_eval.subsets import get_spec
-
-    return datasets.Features(get_spec(config).features())
-
-
 def project(value: Any, feature: Any) -> Any:
     """Shape one record to its declared features: keep declared keys (missing → None), drop the rest."""
     if value is None:

@@ -8,18 +8,16 @@ item out of data/ and are reported."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.finding import Issue
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.sources.base import SourceItem
 from tw_fin_eval.zhcheck.rules import check_translation, table_issues
-
-if TYPE_CHECKING:
-    from tw_fin_eval.subsets.spec import SubsetSpec
 
 
 @dataclass(frozen=True)
@@ -43,16 +41,32 @@ class Pair:
     in_table: bool = False
 
 
-def _spec(subset: str | SubsetSpec) -> SubsetSpec:
-    from tw_fin_eval.subsets import get_spec  # the registry imports the spec modules, which import this one
+@dataclass(frozen=True)
+class OverlaySpec:
+    """What a translation overlay line of the subset holds (docs/FORMATS.md §2) and how it pairs with the
+    English item. The shared field kinds `table` (list of rows) and `evidence` (text evidence key →
+    sentence) are validated generically by tw_fin_eval.overlay; `validate` adds the subset's own checks."""
 
-    spec = get_spec(subset) if isinstance(subset, str) else subset
+    fields: dict[str, type]  # overlay field → JSON type (besides "id" and an optional "note")
+    english: Callable[[SourceItem], dict[str, Any]]  # the English in the overlay's shape (translation-todo)
+    pairs: Callable[[SourceItem, dict[str, Any]], list[Pair]]  # (English, zh-TW) strings for the checker
+    validate: Callable[[SourceItem, Overlay], None] | None = None  # raise InputError on a bad structure
+
+
+class OverlayOwner(Protocol):
+    """What the overlay functions need of a subset: its name and its `OverlaySpec` (a `SubsetSpec` is one)."""
+
+    name: str
+    overlay: OverlaySpec | None
+
+
+def _spec(spec: OverlayOwner) -> OverlayOwner:
     if spec.overlay is None:
         raise KeyError(f"subset {spec.name!r} has no translation overlays")
     return spec
 
 
-def overlay_files(translations_dir: Path, subset: str | SubsetSpec) -> list[Path]:
+def overlay_files(translations_dir: Path, subset: OverlayOwner) -> list[Path]:
     folder = translations_dir / _spec(subset).name
     return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
 
@@ -84,7 +98,7 @@ def _text(ov: Overlay, value: Any, field: str) -> None:
         raise overlay_error("empty translation", ov, field)
 
 
-def validate_structure(subset: str | SubsetSpec, item: SourceItem, ov: Overlay) -> None:
+def validate_structure(subset: OverlayOwner, item: SourceItem, ov: Overlay) -> None:
     """Raise InputError when the overlay line cannot be merged onto its English item."""
     spec = _spec(subset)
     fields = spec.overlay.fields
@@ -133,7 +147,7 @@ def string_list(ov: Overlay, name: str, n: int, what: str) -> None:
         _text(ov, value, f"{name}[{k}]")
 
 
-def load_overlays(subset: str | SubsetSpec, items: list[SourceItem], translations_dir: Path) -> dict[str, Overlay]:
+def load_overlays(subset: OverlayOwner, items: list[SourceItem], translations_dir: Path) -> dict[str, Overlay]:
     """All overlay lines of a subset, validated against the English items, keyed by source id."""
     spec = _spec(subset)
     by_id = {it.source_id: it for it in items}
@@ -153,7 +167,7 @@ def load_overlays(subset: str | SubsetSpec, items: list[SourceItem], translation
     return out
 
 
-def pairs(subset: str | SubsetSpec, item: SourceItem, ov: Overlay) -> list[Pair]:
+def pairs(subset: OverlayOwner, item: SourceItem, ov: Overlay) -> list[Pair]:
     """Every (English, zh-TW) string pair the rule checker must see for this overlay."""
     return _spec(subset).overlay.pairs(item, ov.data)
 
@@ -163,7 +177,7 @@ def evidence_pairs(item: SourceItem, data: dict[str, Any]) -> list[Pair]:
     return [Pair(f"evidence.{e.key}", e.text, data["evidence"][e.key]) for e in item.text_evidence]
 
 
-def check_overlay(subset: str | SubsetSpec, item: SourceItem, ov: Overlay) -> list[Issue]:
+def check_overlay(subset: OverlayOwner, item: SourceItem, ov: Overlay) -> list[Issue]:
     """Every rule finding for one overlay line (the table is checked cell by cell by the table rule)."""
     issues = []
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tw_fin_eval.errors import not_a_file, not_a_folder
+from tw_fin_eval.errors import not_a_folder
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_ROOT = PACKAGE_DIR.parent
@@ -30,9 +30,3 @@ def sources_dir(override: str | os.PathLike | None = None) -> Path:
         raise not_a_folder(path, f"sources folder not found (set --sources or ${SOURCES_ENV})", "sources folder")
     return path
 
-
-def source_file(root: Path, relative: str) -> Path:
-    path = root / relative
-    if not path.is_file():
-        raise not_a_file(path, "source file missing", "source file")
-    return path

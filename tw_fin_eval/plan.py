@@ -82,9 +82,9 @@ class Shape:
 
 
 def shapes(specs: list[str], configs: list[str] | None) -> list[Shape]:
+    from tw_fin_eval.reports.results_doc import config_name
     from tw_fin_eval.scoring import tasks
     from tw_fin_eval.scoring.plugins import load_plugins
-    from tw_fin_eval.scoring.results_doc import config_name
 
     load_plugins()
     out = []

@@ -34,14 +34,6 @@ def program_kind(program: str) -> str:
     return PROGRAM_KINDS.get(ops[-1], "其他") if ops else "其他"
 
 
-def record_id(subset: str, index: int) -> str:
-    """The record id of a translated subset's item at its 1-based official position (its spec's
-    `id_format`; verification verdicts are keyed by these ids too)."""
-    from tw_fin_eval.subsets import get_spec  # the spec modules import this module
-
-    return get_spec(subset).id_format.format(index)
-
-
 def render_table_evidence(table: list[list[str]], row: int, keep: frozenset[float] = frozenset()) -> str:
     """zh-TW sentence for table row evidence, rendered from the *translated* table so it always agrees
     with it: 「2015 年淨營收為 $ 5829（單位：百萬美元）。」 (the wording lives in evidence_zh.render_row)."""

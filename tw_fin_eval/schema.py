@@ -32,6 +32,39 @@ class Status(str, enum.Enum):
     __format__ = str.__format__
 
 
+class GoldStatus(str, enum.Enum):
+    """Verdict on a unit's gold (docs/VERIFICATION.md; records' `gold_status`) — the one list of them."""
+
+    VERIFIED = "verified"          # the upstream program is right
+    FIXED = "fixed"                # the record holds the corrected gold
+    UNANSWERABLE = "unanswerable"  # no right answer from the context: excluded from the headline
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+GOLD_STATUSES = tuple(s.value for s in GoldStatus)
+# Why a gold was fixed or is unanswerable (a verdict's `reason`, records' `gold_reason`).
+GOLD_REASONS = {
+    "wrong_operand": "a program operand is the wrong cell / row / sentence",
+    "swapped_years": "the two years' values are exchanged",
+    "wrong_direction": "a ratio or change computed the wrong way round (b/a for a/b, old−new for new−old)",
+    "percent_vs_amount": "the question asks a percentage and the gold is an amount, or the reverse",
+    "unit_mismatch": "the question's unit differs from the gold's (millions vs thousands, % vs fraction)",
+    "question_table_mismatch": "the question asks about something the context does not hold (a year, a row)",
+    "ocr_garbage": "the upstream table or text is garbled where the question needs it",
+    "other": "anything else (say what in the note)",
+}
+# The residual classes a gold sweep re-reads (a verdict's `sweep.class`, records' `gold_sweep`).
+GOLD_SWEEP_CLASSES = {
+    "unit": "the question's unit differs from the gold's, or the prompt does not state the table's unit",
+    "program": "the program answers another question (final quantity, operands, denominator)",
+    "missing_fact": "an operand or constant the prompt does not show",
+    "sign": "a sign or the direction of a change; a turn depending on a fixed turn",
+    "unanswerable": "an unanswerable verdict re-read",
+}
+
+
 # ---- tolerance ----------------------------------------------------------------------------------------------
 _FLOAT_NOISE = 1e-9
 
@@ -61,6 +94,14 @@ class Tolerance:
 
 
 DEFAULT_TOLERANCE = Tolerance()
+
+
+def tolerance_from(rel: float | None = None, abs: float | None = None) -> Tolerance | None:  # noqa: A002
+    """A caller's tolerance from optional parts (a part not given is the default's); None when neither is
+    given — "the scorer picks" (the default, or the tolerance a question's stated rounding implies)."""
+    if rel is None and abs is None:
+        return None
+    return Tolerance(rel=DEFAULT_TOLERANCE.rel if rel is None else rel, abs=DEFAULT_TOLERANCE.abs if abs is None else abs)
 
 
 # ---- reasoning blocks -----------------------------------------------------------------------------------------
@@ -128,9 +169,6 @@ def strip_think(text: str | None) -> str:
 
 
 # ---- units ----------------------------------------------------------------------------------------------------
-Unit = tuple[str, "int | None"]
-
-
 def units(record: Mapping[str, Any]) -> list[int | None]:
     """The turns a record is asked and scored in: `[None]` for a single item, `[0, 1, …]` for a record
     with a `turns` list (one generation per turn). The runner and the scorer both expand records this way,

@@ -16,8 +16,8 @@ from tw_fin_eval import subsets as registry
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import dumps
 from tw_fin_eval.overlay import load_overlays
-from tw_fin_eval.sources import load_subset
 from tw_fin_eval.sources.base import SourceItem
+from tw_fin_eval.subsets import load_subset
 
 
 def english_overlay(item: SourceItem) -> dict[str, Any]:
@@ -51,7 +51,7 @@ def main(args: argparse.Namespace) -> int:
         items = [it for it in items if lo <= it.index <= hi]
     items = [it for it in items if not it.fields.get("ungrounded")]
     if args.missing:
-        done = load_overlays(args.subset, load_subset(args.subset, paths.sources_dir(args.sources)),
+        done = load_overlays(registry.get_spec(args.subset), load_subset(args.subset, paths.sources_dir(args.sources)),
                              paths.TRANSLATIONS_DIR)
         items = [it for it in items if it.source_id not in done]
     lines = [dumps(english_overlay(it)) for it in items]

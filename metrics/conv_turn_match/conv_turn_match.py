@@ -42,7 +42,7 @@ Args:
     gold_answers (list of str, optional): the turns' display strings (`answer`).
     answer_scales (list of int or None, optional): the turns' `answer_scale` (the gold's unit as a power of
         ten), so an amount restated in 億／萬 counts.
-    rel_tol, abs_tol (float): tolerances (defaults 0.01 and 0.005).
+    rel_tol, abs_tol (float, optional): tolerances (not given: the scorer's default, rel 0.01 and abs 0.005).
     return_items (bool): also return per-turn results.
 Returns:
     turn_accuracy (float), conversation_accuracy (float), flexible_turn_accuracy (float: with the
@@ -74,8 +74,8 @@ class ConvTurnMatch(metric_fns.StringReferences, evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2210.03849"],
         )
 
-    def _compute(self, predictions, references, conversation_ids, questions=None, gold_answers=None, rel_tol=0.01,
-                 abs_tol=0.005, return_items=False, answer_scales=None):
+    def _compute(self, predictions, references, conversation_ids, questions=None, gold_answers=None, rel_tol=None,
+                 abs_tol=None, return_items=False, answer_scales=None):
         return metric_fns.conv_turn_match(predictions, references, conversation_ids, questions=questions,
                                           gold_answers=gold_answers, rel_tol=rel_tol, abs_tol=abs_tol,
                                           return_items=return_items, answer_scales=answer_scales)

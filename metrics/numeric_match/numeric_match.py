@@ -46,7 +46,7 @@ Args:
     gold_answers (list of str, optional): the gold display strings (the dataset's `answer` column).
     answer_scales (list of int or None, optional): the unit each gold is counted in, as a power of ten (the
         dataset's `answer_scale` column: 6 = millions), so 「7.72 億美元」 counts for the gold 772.
-    rel_tol (float, default 0.01) and abs_tol (float, default 0.005): the tolerances.
+    rel_tol, abs_tol (float, optional): the tolerances (not given: the scorer's default, rel 0.01 and abs 0.005).
     return_items (bool, default False): also return per-item results.
 Returns:
     accuracy (float): share right by the strict reading (the headline).
@@ -82,7 +82,7 @@ class NumericMatch(metric_fns.StringReferences, evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2109.00122"],
         )
 
-    def _compute(self, predictions, references, questions=None, gold_answers=None, rel_tol=0.01, abs_tol=0.005,
+    def _compute(self, predictions, references, questions=None, gold_answers=None, rel_tol=None, abs_tol=None,
                  return_items=False, answer_scales=None):
         return metric_fns.numeric_match(predictions, references, questions=questions, gold_answers=gold_answers,
                                         rel_tol=rel_tol, abs_tol=abs_tol, return_items=return_items,

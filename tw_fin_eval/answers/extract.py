@@ -60,7 +60,6 @@ LAST_NUMBER = "last_number"
 LAST_LINE = "last_line"
 NONE = "none"
 REFUSAL = "refusal"  # the strict answer declines to answer (「無法判斷」): wrong, and counted
-FLEXIBLE_MODES = frozenset({BOXED, LAST_NUMBER, LAST_LINE})
 
 _MARKER = re.compile(f"(?:{alternation(ANSWER_MARKERS)})" + r"[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}[:：]", re.I)
 _BOXED = re.compile(r"\\boxed\s*\{")
@@ -491,7 +490,3 @@ def recall_text(output: str | None) -> str:
     labels blanked (their N is not a value)."""
     return _STEP_LABEL.sub(" ", clean_latex(strip_think(output)))
 
-
-def numbers_for_recall(output: str | None) -> list[Num]:
-    """Every number of the visible output as step_recall sees it."""
-    return find_numbers(recall_text(output))

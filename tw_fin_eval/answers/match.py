@@ -20,11 +20,13 @@ Rules; the one that fires is recorded as ``path``:
   the absolute tolerance meaningful — 0.005 of a point, not half a point (gold 2.59%: 2.85% is wrong).
   A question is a percent question when the gold answer string ends with "%"; or — unless the gold
   string carries a currency or unit ($, 元, 倍, 萬, 億, 千, 股, 次, 天, 年, bps, 基點) — when the question
-  (zh-TW, and the English original when given) asks for one: 百分比, 百分率, 百分點, 比率, 比例, 比重,
-  佔比, 成長率, 增長率, 增加率, 減少率, 下降率, 變動率, 變化率, 報酬率, 收益率, 殖利率, 利潤率, 毛利率,
-  淨利率, 利率, 稅率, 「以 % 表示」, 「（%）」, 「單位：%」, "percent(age)", "growth rate", "rate of return",
-  "portion", "proportion", "in %" — and it does not ask for a multiple (以倍數表示, 幾倍, 倍數, 多少倍,
-  「（倍）」, "times") or for basis points (基點, bps). A "%" that only appears in the set-up
+  (zh-TW, and the English original when given) asks for one (`vocabulary.PERCENT_CUES`): 百分比, 百分率,
+  百分點, 百分之, 比例, 比重, 佔比, 成長率, 增長率, 增加率, 減少率, 下降率, 變動率, 變化率, 報酬率, 收益率,
+  殖利率, 利潤率, 毛利率, 淨利率, 利率, 稅率, any other 「…率」 but 比率/倍率/匯率/頻率/效率 (攤銷率, 違約率),
+  「以 % 表示」, 「（%）」, 「單位：%」, "percent(age)", "growth rate", "rate of return", "portion",
+  "proportion", "in %" — not 比率 (「A 與 B 的比率」 is a ratio) nor a named ratio (夏普比率, 流動比率 …,
+  `vocabulary.NAMED_RATIOS`), and it does not ask for a multiple (以倍數表示, 幾倍, 倍數, 多少倍, 「（倍）」,
+  "times") or for basis points (基點, bps). A "%" that only appears in the set-up
   (「權益占 55%」) does not make a percent question.
   Known leniency, chosen on purpose: because a % sign is not used to rescale, "0.141%" also matches
   gold 0.141 — FinQA gold values are sometimes in percentage points without a % in the gold string,
@@ -206,7 +208,7 @@ def stated_decimals(record: Mapping[str, Any]) -> int | None:
     return None
 
 
-def gold_fraction(gold_value: float, gold_answer: str | None, tol: Tolerance = DEFAULT_TOLERANCE) -> float:
+def gold_fraction(gold_value: float, gold_answer: str | None) -> float:
     """The gold as a fraction in a percent question (see rule 2 in the module docstring)."""
     if gold_answer is not None and normalize(str(gold_answer)).strip().endswith("%"):
         n = parse_number(str(gold_answer))
@@ -239,7 +241,7 @@ def _number_matches(num: Num, gold_value: float, percent_question: bool, bps_que
                     context_scale: float | None = None, exact: bool = False) -> str | None:
     if percent_question:
         # Compared in percentage points, so the absolute tolerance means 0.005 points, not 0.5 points.
-        points = 100.0 * gold_fraction(gold_value, gold_answer, tol)
+        points = 100.0 * gold_fraction(gold_value, gold_answer)
         if exact and num.percent:  # an exact gold: 「0.0825%」 is 0.0825 points, never 8.25
             return PATH_PERCENT if tol.close(num.bare, points) else None
         if tol.close(num.bare, points) or tol.close(100.0 * num.bare, points) or tol.close(100.0 * num.value, points):

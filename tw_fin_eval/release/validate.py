@@ -13,10 +13,9 @@ from typing import Any
 import datasets
 from datasets import List, Value
 
-from tw_fin_eval import subsets
 from tw_fin_eval.errors import InputError, not_a_file
-from tw_fin_eval.features import features_for
 from tw_fin_eval.jsonl import iter_jsonl
+from tw_fin_eval.subsets import features_for
 from tw_fin_eval.subsets.spec import SubsetSpec
 
 # Fields that must hold a value in every record (the rest may be null). Prompts and ids are what the
@@ -110,9 +109,3 @@ def load_records(data_dir: Path, config: SubsetSpec) -> list[dict[str, Any]]:
         raise InputError(f"data file of config {config.name!r} is empty (nothing translated or built yet?)", path=path)
     return records
 
-
-def config_named(name: str) -> SubsetSpec:
-    try:
-        return subsets.get_spec(name)
-    except KeyError:
-        raise InputError(f"unknown config {name!r}; known: {', '.join(subsets.SUBSETS)}") from None

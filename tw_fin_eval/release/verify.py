@@ -15,10 +15,10 @@ from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard
 
 from tw_fin_eval import subsets
-from tw_fin_eval.features import features_for
 from tw_fin_eval.release.card import SPLIT
 from tw_fin_eval.release.validate import record_errors
 from tw_fin_eval.release.writer import LICENSES, forbidden_files
+from tw_fin_eval.subsets import features_for
 
 
 def _parquet_files(root: Path, pattern: str) -> list[Path]:

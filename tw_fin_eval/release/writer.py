@@ -18,11 +18,12 @@ import datasets
 
 from tw_fin_eval import subsets
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.features import features_for, project
+from tw_fin_eval.features import project
 from tw_fin_eval.paths import REPO_ROOT
 from tw_fin_eval.release.card import DEFAULT_REPO_ID, PARQUET_NAME, SPLIT, ConfigStats, measure, render_card
 from tw_fin_eval.release.standalone import make_standalone
 from tw_fin_eval.release.validate import load_records, undeclared_fields
+from tw_fin_eval.subsets import features_for
 from tw_fin_eval.subsets.spec import SubsetSpec
 
 CODE_DIR = "code"

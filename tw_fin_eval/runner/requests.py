@@ -127,7 +127,7 @@ def record_tasks(rec: dict, *, history: str = "gold", path: Path | None = None,
         raise InputError("record has no string `id`; is this a tw_fin_eval data file?",
                          path=path, line=line, field="id")
     dataset = rec.get("dataset") if isinstance(rec.get("dataset"), str) else None
-    if rec.get("task_type") == "conversation_numeric":
+    if rec.get("turns") is not None:  # the record's shape decides (schema.units): turns are asked one by one
         conv = _conversation(rec, path, line, rid)
         return [Task(rid, k, dataset, conv.messages(k, "gold") if history == "gold" or k == 0 else None, conv)
                 for k in range(len(conv.questions))]

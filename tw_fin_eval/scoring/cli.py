@@ -22,8 +22,9 @@ from tw_fin_eval import data_input
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import output_error
 from tw_fin_eval.redact import key_from_env
-from tw_fin_eval.schema import Tolerance
-from tw_fin_eval.scoring import engine, judge, report
+from tw_fin_eval.reports import outputs, summary
+from tw_fin_eval.schema import DEFAULT_TOLERANCE, tolerance_from
+from tw_fin_eval.scoring import engine, judge
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -34,8 +35,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="config(s) of a release folder or Hub id (repeatable or comma-separated)")
     parser.add_argument("--runs", nargs="+", required=True, help="runs file(s) written by `tw-fin-eval run`")
     parser.add_argument("--out", required=True, help="output folder (results.jsonl, summary.csv, report.md)")
-    parser.add_argument("--rel-tol", type=float, default=0.01, help="relative tolerance (default 0.01 = 1%%)")
-    parser.add_argument("--abs-tol", type=float, default=0.005, help="absolute tolerance (default 0.005)")
+    parser.add_argument("--rel-tol", type=float, default=None,
+                        help=f"relative tolerance (default {DEFAULT_TOLERANCE.rel} = {100 * DEFAULT_TOLERANCE.rel:g}%%, "
+                             "FinChain: its stated rounding; a flag applies to every subset)")
+    parser.add_argument("--abs-tol", type=float, default=None,
+                        help=f"absolute tolerance (default {DEFAULT_TOLERANCE.abs}; FinChain: its stated rounding)")
     add_judge_arguments(parser)
     parser.add_argument("--quiet", action="store_true", help="no summary table on stdout")
 
@@ -105,32 +109,33 @@ def expand(patterns: list[str]) -> list[str]:
 def main(args: argparse.Namespace) -> int:
     start = time.monotonic()
     cfg = judge_config_from_args(args)
-    if args.rel_tol < 0 or args.abs_tol < 0:
+    if any(v is not None and v < 0 for v in (args.rel_tol, args.abs_tol)):
         raise InputError("--rel-tol and --abs-tol must be ≥ 0")
-    tol = Tolerance(rel=args.rel_tol, abs=args.abs_tol)
+    tol = tolerance_from(args.rel_tol, args.abs_tol)  # None: each scorer picks
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise InputError("--out must be a folder, not a file", path=args.out)
     data_paths, runs_paths = expand(args.data), expand(args.runs)
     issues = engine.Issues()
     records = engine.RecordFiles(data_paths, issues, configs=args.config)  # validated now, streamed while scoring
     runs = engine.load_runs(runs_paths)
-    inputs = {"data": [str(p) for p in records.paths], "runs": runs_paths, "rel_tol": tol.rel, "abs_tol": tol.abs}
-    spool = report.DetailsSpool()
+    inputs = {"data": [str(p) for p in records.paths], "runs": runs_paths, "rel_tol": (tol or DEFAULT_TOLERANCE).rel,
+              "abs_tol": (tol or DEFAULT_TOLERANCE).abs}
+    spool = outputs.DetailsSpool()
     try:
         outcome = engine.score(records, runs, issues=issues, judge_config=cfg, tolerance=tol,
                                progress=not args.quiet, on_item=spool)
         mismatch = engine.check_runs_match(outcome, data_paths, runs_paths)  # none matching: InputError, exit 2
         if mismatch:
             print(f"score: warning: {mismatch}", file=sys.stderr)
-        paths = report.write_outputs(args.out, outcome, inputs=inputs, spool=spool)
+        paths = outputs.write_outputs(args.out, outcome, inputs=inputs, spool=spool)
     except OSError as exc:  # full disk, read-only folder …: no report file was changed
         raise output_error(exc, "report") from None
     finally:
         spool.close()
     if not args.quiet:
-        rows = [r for r in report.summary_rows(outcome.items) if r["dimension"] in {"all", "dataset"}]
-        report.print_table(rows, ["group", "items", "run", "decided", "accuracy", "strict_accuracy", "judge_accuracy",
-                                  "pending", "missing", "error", "not_run", "stale", "other_outcomes"])
+        rows = [r for r in summary.summary_rows(outcome.items) if r["dimension"] in {"all", "dataset"}]
+        summary.print_table(rows, ["group", "items", "run", "decided", "accuracy", "strict_accuracy", "judge_accuracy",
+                                   "pending", "missing", "error", "not_run", "stale", "other_outcomes"])
         print(not_scored_line(rows[0], outcome.issues))
     print(f"wrote {', '.join(str(p) for p in paths.values())} "
           f"({len(outcome.items)} items, {time.monotonic() - start:.2f}s)", file=sys.stderr)

@@ -24,12 +24,12 @@ from tw_fin_eval import data_input
 from tw_fin_eval.answers import extract
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import dumps, iter_jsonl_at, read_line_at
-from tw_fin_eval.schema import DEFAULT_TOLERANCE, Tolerance, split_think
+from tw_fin_eval.reports.stats import quantile
+from tw_fin_eval.schema import Tolerance, split_think
 from tw_fin_eval.scoring import gold as gold_mod
 from tw_fin_eval.scoring import judge as judge_mod
 from tw_fin_eval.scoring import tasks
 from tw_fin_eval.scoring.plugins import load_plugins
-from tw_fin_eval.scoring.stats import quantile
 
 Key = tuple[str, int | None]
 STALE = "stale"  # the runs line answered a different prompt than today's record: not scored
@@ -438,7 +438,7 @@ def _details(record: dict[str, Any], turn: int | None, row: dict[str, Any] | Non
 
 
 def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues | None = None,
-          judge_config: judge_mod.JudgeConfig | None = None, tolerance: Tolerance = DEFAULT_TOLERANCE,
+          judge_config: judge_mod.JudgeConfig | None = None, tolerance: Tolerance | None = None,
           judge_runner: judge_mod.JudgeRunner | None = None, progress: bool = True,
           on_item: ItemSink | None = None, check_prompts: bool = True) -> Outcome:
     """Score every unit of `records` (a list, or a re-iterable `RecordFiles`). `on_item(item, details)` is
@@ -448,10 +448,7 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
     cfg = judge_config or judge_mod.JudgeConfig()
     judge_mod.check_not_self_judge(cfg, runs.models)
     ctx = tasks.Context(tolerance=tolerance, judge_enabled=cfg.enabled)
-    types = records.task_types if isinstance(records, RecordFiles) else {r["task_type"] for r in records}
-    for tt in sorted(types):
-        if type(tasks.SCORERS[tt]).prepare is not tasks.TaskScorer.prepare:  # only scorers that need the set
-            tasks.SCORERS[tt].prepare(r for r in records if r["task_type"] == tt)
+    _prepare_scorers(records)
     prompts = _Prompts() if check_prompts else None
 
     items: list[tasks.ItemResult] = []
@@ -462,31 +459,7 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
             for unit in scorer.units(rec):
                 key = (rec["id"], unit)
                 expected.add(key)
-                row = None
-                if key in runs.success:
-                    row = runs.row(key)
-                    want = prompts.sha256(rec, unit, row.get("history")) if prompts and "messages_sha256" in row \
-                        else None
-                    if want is not None and row.get("messages_sha256") != want:
-                        item = tasks.new_item(rec, unit, status=STALE, reason="the runs line answered an older "
-                                              "prompt (messages_sha256 differs from today's record): re-run it")
-                        issues.stale.append(key_str(key))
-                    else:
-                        response = row.get("response") or ""
-                        item = scorer.score(rec, unit, response, ctx)
-                        view = gold_mod.upstream_view(rec, unit)
-                        if view is not None and item.status == tasks.SCORED and item.decided_by != tasks.JUDGE:
-                            item.upstream_correct = scorer.score(view, unit, response, ctx).correct
-                    item.finish_reason = row.get("finish_reason")
-                    if item.finish_reason == "length":
-                        mark_truncated(item)
-                elif key in runs.failures:
-                    item = tasks.new_item(rec, unit, status=tasks.ERROR, correct=False,
-                                          reason=f"generation failed: {runs.failures[key]}")
-                    issues.failed_generations.append(f"{key_str(key)}: {runs.failures[key]}")
-                else:
-                    item = tasks.new_item(rec, unit, status=tasks.NOT_RUN, reason="no line in the runs file")
-                    issues.not_run.append(key_str(key))
+                item, row = _score_unit(rec, unit, scorer, runs, prompts, ctx, issues)
                 item.cluster = sys.intern(scorer.cluster(rec, unit))  # shared by a cluster's units
                 item.gold_status = gold_mod.status(rec, unit)
                 if on_item is not None:
@@ -494,6 +467,56 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
                 items.append(item)
     finally:
         runs.close()
+    _note_run_issues(issues, runs, expected)
+    agreement, runner = _judge(items, cfg, judge_runner, progress)
+    return Outcome(items=items, issues=issues, agreement=agreement,
+                   judge_calls=runner.calls if runner is not None else 0, judge_config=cfg,
+                   judge_cache_hits=runner.cache_hits if runner is not None else 0, run_stats=runs.stats)
+
+
+def _prepare_scorers(records: Iterable[dict[str, Any]]) -> None:
+    """Give the scorers that need the whole record set (e.g. FinChain's labels per template) their records."""
+    types = records.task_types if isinstance(records, RecordFiles) else {r["task_type"] for r in records}
+    for tt in sorted(types):
+        if type(tasks.SCORERS[tt]).prepare is not tasks.TaskScorer.prepare:  # only scorers that need the set
+            tasks.SCORERS[tt].prepare(r for r in records if r["task_type"] == tt)
+
+
+def _score_unit(rec: dict[str, Any], unit: int | None, scorer: tasks.TaskScorer, runs: RunsIndex,
+                prompts: _Prompts | None, ctx: tasks.Context, issues: Issues) -> tuple[tasks.ItemResult, Any]:
+    """One unit: scored from its successful runs line (stale when the line answered an older prompt; also
+    against the upstream gold where the gold was fixed), an error when its generation failed, else not run.
+    Returns the item and its runs line (None without one)."""
+    key = (rec["id"], unit)
+    row = None
+    if key in runs.success:
+        row = runs.row(key)
+        want = prompts.sha256(rec, unit, row.get("history")) if prompts and "messages_sha256" in row else None
+        if want is not None and row.get("messages_sha256") != want:
+            item = tasks.new_item(rec, unit, status=STALE, reason="the runs line answered an older "
+                                  "prompt (messages_sha256 differs from today's record): re-run it")
+            issues.stale.append(key_str(key))
+        else:
+            response = row.get("response") or ""
+            item = scorer.score(rec, unit, response, ctx)
+            view = gold_mod.upstream_view(rec, unit)
+            if view is not None and item.status == tasks.SCORED and item.decided_by != tasks.JUDGE:
+                item.upstream_correct = scorer.score(view, unit, response, ctx).correct
+        item.finish_reason = row.get("finish_reason")
+        if item.finish_reason == "length":
+            mark_truncated(item)
+    elif key in runs.failures:
+        item = tasks.new_item(rec, unit, status=tasks.ERROR, correct=False,
+                              reason=f"generation failed: {runs.failures[key]}")
+        issues.failed_generations.append(f"{key_str(key)}: {runs.failures[key]}")
+    else:
+        item = tasks.new_item(rec, unit, status=tasks.NOT_RUN, reason="no line in the runs file")
+        issues.not_run.append(key_str(key))
+    return item, row
+
+
+def _note_run_issues(issues: Issues, runs: RunsIndex, expected: set[Key]) -> None:
+    """What the runs file holds beyond the records' units: unknown keys, repeated generations, models, histories."""
     for key in list(runs.success) + list(runs.failures):
         if key not in expected:
             issues.unknown_run_keys.append(key_str(key))
@@ -504,6 +527,10 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
     issues.run_keys = len(runs.success) + len(runs.failures)
     issues.run_datasets = {ds: c["lines"] for ds, c in sorted(runs.stats.by_dataset.items())}
 
+
+def _judge(items: list[tasks.ItemResult], cfg: judge_mod.JudgeConfig, judge_runner: judge_mod.JudgeRunner | None,
+           progress: bool) -> tuple[dict[str, Any] | None, judge_mod.JudgeRunner | None]:
+    """Ask the judge for every item with a judge request and fold the verdicts in (agreement when judged twice)."""
     to_judge = [it for it in items if it.judge_request is not None]
     agreement = None
     runner = judge_runner
@@ -518,6 +545,4 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
                 agreement[tt] = judge_mod.agreement([vs for it, vs in zip(to_judge, verdicts) if it.task_type == tt])
     for it in items:
         it.judge_request = None
-    return Outcome(items=items, issues=issues, agreement=agreement,
-                   judge_calls=runner.calls if runner is not None else 0, judge_config=cfg,
-                   judge_cache_hits=runner.cache_hits if runner is not None else 0, run_stats=runs.stats)
+    return agreement, runner

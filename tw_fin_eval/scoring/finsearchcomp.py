@@ -17,7 +17,7 @@ Chinese quotes/colons, with or without code fences, braces or valid JSON around 
 usable verdict — never counted as 0; the official code averages in −100000 instead).
 
 Summary per task × region: `python -m tw_fin_eval.scoring.finsearchcomp reports/<name>/results.jsonl`.
-accuracy = correct / (scored + failed generations), the project's definition (report.py);
+accuracy = correct / (scored + failed generations), the project's definition (reports/summary.py);
 missing / no_ground_truth / pending / not_run are counted, never averaged in.
 
 Loading: `tw-fin-eval score` imports scoring plug-ins before scoring; this module is one when named in

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-VERIFIED, FIXED, UNANSWERABLE = "verified", "fixed", "unanswerable"
-STATUSES = (VERIFIED, FIXED, UNANSWERABLE)
+from tw_fin_eval.schema import GOLD_STATUSES
+
+VERIFIED, FIXED, UNANSWERABLE = GOLD_STATUSES  # schema.GoldStatus: the one list
+STATUSES = GOLD_STATUSES
 _CANONICAL = {s: s for s in STATUSES}
 
 

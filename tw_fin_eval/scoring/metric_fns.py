@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tw_fin_eval.answers import extract, match
-from tw_fin_eval.schema import Tolerance
+from tw_fin_eval.schema import tolerance_from
 from tw_fin_eval.scoring import judge, tasks
 
 
@@ -65,8 +65,9 @@ def _gold_fields(ref: Any, gold_answer: str | None) -> dict[str, Any]:
     return {"answer_value": value, "answer_text": None, "answer": gold_answer or ref_s}
 
 
-def _ctx(rel_tol: float, abs_tol: float) -> tasks.Context:
-    return tasks.Context(tolerance=Tolerance(rel=rel_tol, abs=abs_tol))
+def _ctx(rel_tol: float | None, abs_tol: float | None) -> tasks.Context:
+    """Score settings with the caller's tolerance, or none (the scorer picks) when neither part is given."""
+    return tasks.Context(tolerance=tolerance_from(rel_tol, abs_tol))
 
 
 def _item_json(it: tasks.ItemResult) -> dict[str, Any]:
@@ -79,7 +80,7 @@ def _at(seq: Sequence[Any] | None, i: int) -> Any:
 
 
 def numeric_match(predictions: Sequence[str], references: Sequence[Any], questions: Sequence[str] | None = None,
-                  gold_answers: Sequence[str | None] | None = None, rel_tol: float = 0.01, abs_tol: float = 0.005,
+                  gold_answers: Sequence[str | None] | None = None, rel_tol: float | None = None, abs_tol: float | None = None,
                   return_items: bool = False, answer_scales: Sequence[int | None] | None = None) -> dict[str, Any]:
     """The `numeric` scorer item by item: called with a FinQA-TW split's columns (references = answer_value,
     or answer_text for yes/no; questions = question; gold_answers = answer; answer_scales = answer_scale) it
@@ -106,7 +107,7 @@ def numeric_match(predictions: Sequence[str], references: Sequence[Any], questio
 
 def conv_turn_match(predictions: Sequence[str], references: Sequence[Any], conversation_ids: Sequence[str],
                     questions: Sequence[str] | None = None, gold_answers: Sequence[str | None] | None = None,
-                    rel_tol: float = 0.01, abs_tol: float = 0.005, return_items: bool = False,
+                    rel_tol: float | None = None, abs_tol: float | None = None, return_items: bool = False,
                     answer_scales: Sequence[int | None] | None = None) -> dict[str, Any]:
     """The `conversation_numeric` scorer turn by turn (one row per turn: references = the turn's
     answer_value or answer_text, questions = the turn's question, gold_answers = the turn's answer,
@@ -129,7 +130,8 @@ def conv_turn_match(predictions: Sequence[str], references: Sequence[Any], conve
         convs.setdefault(str(cid), []).append(bool(it.correct))
     out: dict[str, Any] = {
         "turn_accuracy": _mean([float(bool(it.correct)) for it in items]) or 0.0,
-        "conversation_accuracy": _mean([float(all(v)) for v in convs.values()]) or 0.0,
+        "conversation_accuracy": tasks.conversation_accuracy(
+            (str(cid), bool(it.correct)) for cid, it in zip(conversation_ids, items))[1] or 0.0,
         "flexible_turn_accuracy": _mean([float(bool(it.flexible_correct)) for it in items]) or 0.0,
         "n_turns": n, "n_conversations": len(convs),
     }
@@ -148,8 +150,7 @@ def finchain_step_recall(predictions: Sequence[str], references: Sequence[Any], 
     references, plus their negations); a conclusion that names no label is pending (None)."""
     n = _check_lengths(predictions=predictions, references=references, steps=steps, questions=questions,
                        gold_answers=gold_answers)
-    ctx = tasks.Context() if rel_tol is None and abs_tol is None else \
-        _ctx(0.01 if rel_tol is None else rel_tol, 0.005 if abs_tol is None else abs_tol)
+    ctx = _ctx(rel_tol, abs_tol)
     scorer = tasks.FinChainScorer()
     recs = []
     for i, (ref, st) in enumerate(zip(references, steps)):

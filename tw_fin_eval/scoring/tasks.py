@@ -18,7 +18,7 @@ import math
 import re
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +33,7 @@ from tw_fin_eval.answers.vocabulary import (
 )
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.schema import DEFAULT_TOLERANCE, Status, Tolerance
-from tw_fin_eval.scoring import judge
+from tw_fin_eval.scoring import judge, model_outputs
 
 RULE, KEYWORD, JUDGE = "rule", "keyword", "judge"
 SCORED, PENDING, MISSING, ERROR, NOT_RUN = Status.SCORED, Status.PENDING, Status.MISSING, Status.ERROR, Status.NOT_RUN
@@ -99,7 +99,7 @@ def new_item(record: dict[str, Any], turn: int | None, **kw: Any) -> ItemResult:
 
 @dataclass
 class Context:
-    tolerance: Tolerance = DEFAULT_TOLERANCE
+    tolerance: Tolerance | None = None  # None: the scorer picks (the default, or a question's stated rounding)
     judge_enabled: bool = False
 
 
@@ -123,8 +123,27 @@ class ReportColumn:
 
 
 class TaskScorer:
+    """Everything per task type: validation, units, scoring, judge verdicts, and what the engine, the reports
+    and the self-check need to know about the task (nothing outside the scorers switches on `task_type`)."""
+
     task_type = ""
     report_columns: tuple[ReportColumn, ...] = ()
+    rule_scored = False  # decided by rules (the self-check expects 100% on gold answers)
+    cluster_name = "item"  # what `cluster` groups units by, as reports name it
+    conversational = False  # units are the turns of one conversation: reports add conversation accuracy
+    scores_steps = False  # items carry step_recall (intermediate values of a worked solution)
+
+    def gold_output(self, record: dict[str, Any], turn: int | None) -> str:
+        """The gold answer written as a model output (self-check)."""
+        return model_outputs.reference_gold(record, turn)
+
+    def corrupt_output(self, record: dict[str, Any], turn: int | None, labels: Sequence[str] = ()) -> tuple[str, str]:
+        """(kind, output): a wrong answer of a kind models write (self-check); "none" when there is none."""
+        return "none", self.gold_output(record, turn)
+
+    def off_by_ten_output(self, record: dict[str, Any], turn: int | None) -> str | None:
+        """The numeric answer written 10% too high (self-check), or None for a unit without one."""
+        return None
 
     def validate(self, record: dict[str, Any]) -> None:
         pass
@@ -182,7 +201,7 @@ def _numeric_item(record: dict[str, Any], turn: int | None, response: str, gold:
         m = match.match_yes_no(response, gold.get("answer_text") or gold.get("answer") or "", questions[0])
         return _rule_item(record, turn, m, "yes_no")
     gold_value = float(gold["answer_value"])
-    tol = year_tolerance(gold_value, asked or questions) or ctx.tolerance
+    tol = year_tolerance(gold_value, asked or questions) or ctx.tolerance or DEFAULT_TOLERANCE
     m = match.match_numeric(response, gold_value, gold_answer=gold.get("answer"),
                             questions=questions, tol=tol, answer_scale=gold.get("answer_scale"))
     return _rule_item(record, turn, m, m.path)
@@ -201,7 +220,22 @@ def _validate_gold(record: dict[str, Any], gold: dict[str, Any], where: str) -> 
     _need(record, ok, where, "a numeric answer_value or an answer_text")
 
 
-class NumericScorer(TaskScorer):
+class _NumericOutputs:
+    """Self-check writers of a numeric (or yes/no) gold, for single items and conversation turns alike."""
+
+    rule_scored = True
+
+    def gold_output(self, record: dict[str, Any], turn: int | None) -> str:
+        return model_outputs.numeric_gold(record, turn)
+
+    def corrupt_output(self, record: dict[str, Any], turn: int | None, labels: Sequence[str] = ()) -> tuple[str, str]:
+        return model_outputs.numeric_corrupt(record, turn, labels)
+
+    def off_by_ten_output(self, record: dict[str, Any], turn: int | None) -> str | None:
+        return model_outputs.numeric_off_by_ten(record, turn)
+
+
+class NumericScorer(_NumericOutputs, TaskScorer):
     task_type = "numeric"
 
     def validate(self, record: dict[str, Any]) -> None:
@@ -211,8 +245,10 @@ class NumericScorer(TaskScorer):
         return _numeric_item(record, turn, response, record, [record.get("question")], ctx)
 
 
-class ConversationScorer(TaskScorer):
+class ConversationScorer(_NumericOutputs, TaskScorer):
     task_type = "conversation_numeric"
+    cluster_name = "conversation"
+    conversational = True
 
     def validate(self, record: dict[str, Any]) -> None:
         turns = record.get("turns")
@@ -391,6 +427,9 @@ def question_labels(question: str | None) -> frozenset[str]:
 
 class FinChainScorer(TaskScorer):
     task_type = "numeric_cot"
+    rule_scored = True
+    cluster_name = "template"
+    scores_steps = True
     report_columns = (ReportColumn("mean_step_precision", "step_precision"), ReportColumn("mean_step_f1", "step_f1"))
 
     def __init__(self) -> None:
@@ -405,6 +444,15 @@ class FinChainScorer(TaskScorer):
             _need(record, isinstance(record.get("answer_text"), str) and record["answer_text"].strip() != "",
                   "answer_text", "a categorical answer_text")
         _need(record, isinstance(record.get("steps"), list), "steps", "a steps list")
+
+    def gold_output(self, record: dict[str, Any], turn: int | None) -> str:
+        return model_outputs.finchain_gold(record, turn)
+
+    def corrupt_output(self, record: dict[str, Any], turn: int | None, labels: Sequence[str] = ()) -> tuple[str, str]:
+        return model_outputs.finchain_corrupt(record, turn, labels)
+
+    def off_by_ten_output(self, record: dict[str, Any], turn: int | None) -> str | None:
+        return model_outputs.finchain_off_by_ten(record, turn)
 
     def cluster(self, record: dict[str, Any], turn: int | None) -> str:
         return str(record.get("template_id") or record["id"])  # the seeds of one template share its method
@@ -479,7 +527,7 @@ class FinChainScorer(TaskScorer):
     def tolerance(record: dict[str, Any], ctx: Context) -> Tolerance:
         """The tolerance the question's stated rounding implies (`match.stated_decimals`: half a unit in the
         asked decimal place), unless the caller chose a tolerance of its own."""
-        if ctx.tolerance != DEFAULT_TOLERANCE:
+        if ctx.tolerance is not None:
             return ctx.tolerance
         decimals = match.stated_decimals(record)
         return DEFAULT_TOLERANCE if decimals is None else Tolerance.for_decimals(decimals)
@@ -512,6 +560,13 @@ class FinChainScorer(TaskScorer):
 
 class ChoiceScorer(TaskScorer):
     task_type = "mcq"
+    rule_scored = True
+
+    def gold_output(self, record: dict[str, Any], turn: int | None) -> str:
+        return model_outputs.choice_gold(record, turn)
+
+    def corrupt_output(self, record: dict[str, Any], turn: int | None, labels: Sequence[str] = ()) -> tuple[str, str]:
+        return model_outputs.choice_corrupt(record, turn, labels)
 
     def validate(self, record: dict[str, Any]) -> None:
         ans = record.get("answer")
@@ -563,6 +618,19 @@ register(JudgedScorer("short_answer", [("question", "a question"), ("reference_a
 register(JudgedScorer("case_study", [("question", "a question"), ("reference_answer", "a reference_answer")]))
 register(JudgedScorer("open_rubric_agent", [("question", "a question"), ("rubric", "a rubric list")]))
 register(JudgedScorer("open_judge"))
+
+
+def conversation_accuracy(turns: Iterable[tuple[str, bool | None]]) -> tuple[int, float | None]:
+    """The one rule for conversation accuracy: (conversation id, turn verdict) per turn, the verdict None for a
+    turn not counted (not run, pending, cut by a limit) → (conversations counted, share of them with every turn
+    right). A conversation counts only when every one of its turns is counted."""
+    counted: dict[str, bool] = {}
+    right: dict[str, bool] = {}
+    for cid, verdict in turns:
+        counted[cid] = counted.get(cid, True) and verdict is not None
+        right[cid] = right.get(cid, True) and bool(verdict)
+    complete = [cid for cid, ok in counted.items() if ok]
+    return len(complete), (sum(1 for cid in complete if right[cid]) / len(complete) if complete else None)
 
 
 def declared_columns() -> list[ReportColumn]:

@@ -5,16 +5,6 @@ translated subset's spec (tw_fin_eval/subsets/) names its adapter module."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tw_fin_eval.sources.base import SourceItem
 
-
-def load_subset(subset: str, root: Path) -> list[SourceItem]:
-    """The English items of a translated subset (KeyError for an unknown subset name)."""
-    from tw_fin_eval.subsets import get_spec
-
-    return get_spec(subset).load_source(root)
-
-
-__all__ = ["SourceItem", "load_subset"]
+__all__ = ["SourceItem"]

@@ -4,6 +4,11 @@ docs/ARCHITECTURE.md walks through it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+from tw_fin_eval.overlay import OverlaySpec
+from tw_fin_eval.sources.base import SourceItem
 from tw_fin_eval.subsets import convfinqa, financeagent, finchain, finllm450, finqa, finsearchcomp
 from tw_fin_eval.subsets.spec import (
     CONVERTED,
@@ -11,7 +16,6 @@ from tw_fin_eval.subsets.spec import (
     ORIGINAL,
     TRANSLATED,
     CardSpec,
-    OverlaySpec,
     SubsetSpec,
 )
 
@@ -27,6 +31,16 @@ def get_spec(name: str) -> SubsetSpec:
         return SUBSETS[name]
     except KeyError:
         raise KeyError(f"unknown subset {name!r}; known: {', '.join(SUBSETS)}") from None
+
+
+def load_subset(name: str, root: Path) -> list[SourceItem]:
+    """The English items of a translated subset (KeyError for an unknown subset name)."""
+    return get_spec(name).load_source(root)
+
+
+def features_for(config: str) -> Any:
+    """The declared `datasets.Features` of a subset (its spec's `features()`; imports `datasets`)."""
+    return get_spec(config).datasets_features()
 
 
 def by_dataset(dataset: object) -> SubsetSpec | None:
@@ -54,4 +68,4 @@ def reviewed() -> list[SubsetSpec]:
 
 
 __all__ = ["CONVERTED", "DEFAULT_SUBSET", "GENERATED", "ORIGINAL", "SUBSETS", "TRANSLATED", "CardSpec",
-           "OverlaySpec", "SubsetSpec", "built", "by_dataset", "get_spec", "released", "reviewed", "translated"]
+           "OverlaySpec", "SubsetSpec", "built", "by_dataset", "features_for", "get_spec", "load_subset", "released", "reviewed", "translated"]

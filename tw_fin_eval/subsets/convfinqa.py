@@ -9,7 +9,7 @@ from typing import Any
 
 from tw_fin_eval import prompts
 from tw_fin_eval.answers.match import gold_display
-from tw_fin_eval.overlay import Overlay, Pair, evidence_pairs, string_list
+from tw_fin_eval.overlay import Overlay, OverlaySpec, Pair, evidence_pairs, string_list
 from tw_fin_eval.records import en_evidence, source_of, table_unit_caption, translation_meta, zh_evidence
 from tw_fin_eval.schema import base_record
 from tw_fin_eval.sources import amount_scale
@@ -18,7 +18,6 @@ from tw_fin_eval.sources.base import SourceItem
 from tw_fin_eval.subsets.spec import (
     TRANSLATED,
     CardSpec,
-    OverlaySpec,
     SubsetSpec,
     counts_text,
     gold_status_lines,
@@ -134,6 +133,7 @@ SPEC = SubsetSpec(
                 "is asked with the gold answers of the earlier turns.",
     citation=CITATION,
     kind=TRANSLATED,
+    gold_verification=True,
     task_types=("conversation_numeric",),
     features=features,
     source="tw_fin_eval.sources.convfinqa",

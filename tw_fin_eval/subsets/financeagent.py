@@ -8,12 +8,12 @@ from collections import Counter
 from typing import Any
 
 from tw_fin_eval import prompts
-from tw_fin_eval.overlay import Overlay, Pair, string_list
+from tw_fin_eval.overlay import Overlay, OverlaySpec, Pair, string_list
 from tw_fin_eval.records import source_of, translation_meta
 from tw_fin_eval.schema import base_record
 from tw_fin_eval.sources import financeagent as adapter
 from tw_fin_eval.sources.base import SourceItem
-from tw_fin_eval.subsets.spec import TRANSLATED, CardSpec, OverlaySpec, SubsetSpec, counts_text
+from tw_fin_eval.subsets.spec import TRANSLATED, CardSpec, SubsetSpec, counts_text
 
 NAME = "financeagent"
 DATASET = "FinanceAgent-TW"

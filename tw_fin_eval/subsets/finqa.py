@@ -8,7 +8,7 @@ from typing import Any
 
 from tw_fin_eval import prompts
 from tw_fin_eval.answers.match import gold_display
-from tw_fin_eval.overlay import Overlay, Pair, evidence_pairs
+from tw_fin_eval.overlay import Overlay, OverlaySpec, Pair, evidence_pairs
 from tw_fin_eval.records import (
     en_evidence,
     program_kind,
@@ -24,7 +24,6 @@ from tw_fin_eval.sources.base import SourceItem
 from tw_fin_eval.subsets.spec import (
     TRANSLATED,
     CardSpec,
-    OverlaySpec,
     SubsetSpec,
     counts_text,
     gold_status_lines,
@@ -115,6 +114,7 @@ SPEC = SubsetSpec(
                 "sentences (gold evidence where FinQA's gold_inds survive, silver evidence otherwise).",
     citation=CITATION,
     kind=TRANSLATED,
+    gold_verification=True,
     task_types=("numeric",),
     features=features,
     source="tw_fin_eval.sources.finqa",

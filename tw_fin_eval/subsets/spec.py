@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tw_fin_eval.overlay import Overlay, OverlaySpec
+from tw_fin_eval.schema import GOLD_REASONS, GOLD_STATUSES, GOLD_SWEEP_CLASSES
+
 if TYPE_CHECKING:
-    from tw_fin_eval.overlay import Overlay, Pair
     from tw_fin_eval.sources.base import SourceItem
 
 Record = dict[str, Any]
@@ -27,18 +29,6 @@ GENERATED = "generated"    # produced by our own code (FinChain-TW templates) in
 ORIGINAL = "original"      # upstream records used as they are (not zh-TW) in `tw-fin-eval build`
 CONVERTED = "converted"    # written by its own command (FinLLM450's workbook converter), never by build
 KINDS = (TRANSLATED, GENERATED, ORIGINAL, CONVERTED)
-
-
-@dataclass(frozen=True)
-class OverlaySpec:
-    """What a translation overlay line of the subset holds (docs/FORMATS.md §2) and how it pairs with the
-    English item. The shared field kinds `table` (list of rows) and `evidence` (text evidence key →
-    sentence) are validated generically by tw_fin_eval.overlay; `validate` adds the subset's own checks."""
-
-    fields: dict[str, type]  # overlay field → JSON type (besides "id" and an optional "note")
-    english: Callable[[SourceItem], dict[str, Any]]  # the English in the overlay's shape (translation-todo)
-    pairs: Callable[[SourceItem, dict[str, Any]], list[Pair]]  # (English, zh-TW) strings for the checker
-    validate: Callable[[SourceItem, Overlay], None] | None = None  # raise InputError on a bad structure
 
 
 @dataclass(frozen=True)
@@ -62,6 +52,7 @@ class SubsetSpec:
     features: Callable[[], dict[str, Any]]  # the typed datasets features (imports `datasets` when called)
     in_release: bool = True  # part of the public Hugging Face release
     optional: bool = False  # the builder script offers it only when its data file exists
+    gold_verification: bool = False  # its golds are programs read and checked (verification/, docs/VERIFICATION.md)
     # TRANSLATED subsets: the source adapter module (load(root) -> list[SourceItem]), the overlay, the record
     source: str | None = None
     id_format: str = ""  # record id from the item's 1-based official position, e.g. "finqa_tw-test-{:04d}"
@@ -101,6 +92,17 @@ class SubsetSpec:
             raise ValueError(f"subset {self.name!r} has no English source")
         return importlib.import_module(self.source).load(root)
 
+    def record_id(self, index: int) -> str:
+        """The record id of the item at its 1-based official position (`id_format`; verification verdicts
+        are keyed by these ids too)."""
+        return self.id_format.format(index)
+
+    def datasets_features(self) -> Any:
+        """The declared `datasets.Features` of the subset (imports `datasets`)."""
+        import datasets
+
+        return datasets.Features(self.features())
+
     def finish(self, record: Record, item: SourceItem | None = None) -> Record:
         for hook in self.post:
             record = hook(record, item)
@@ -110,22 +112,16 @@ class SubsetSpec:
 def gold_status_lines(units: list[dict[str, Any]]) -> list[str]:
     """The card's gold-verification lines, measured from the units' `gold_status` / `gold_reason` (a FinQA record
     or a ConvFinQA turn each): counts per status, then the reasons of the fixed and unanswerable ones."""
-    from tw_fin_eval.verification.verdicts import (  # lazy: verification imports the registry
-        REASONS,
-        STATUSES,
-        SWEEP_CLASSES,
-    )
-
     status = Counter(u.get("gold_status") or "not read" for u in units)
-    lines = [f"金標答案查核 gold verification（docs/VERIFICATION.md）：{counts_text(status, [*STATUSES, 'not read'])}"]
+    lines = [f"金標答案查核 gold verification（docs/VERIFICATION.md）：{counts_text(status, [*GOLD_STATUSES, 'not read'])}"]
     for st, label in (("fixed", "已更正 fixed"), ("unanswerable", "無法作答 unanswerable")):
         reasons = Counter(u.get("gold_reason") for u in units if u.get("gold_status") == st)
         if reasons:
-            lines.append(f"{label} 原因 reasons：{counts_text(reasons, [r for r in REASONS if reasons.get(r)])}")
+            lines.append(f"{label} 原因 reasons：{counts_text(reasons, [r for r in GOLD_REASONS if reasons.get(r)])}")
     swept = Counter(u.get("gold_sweep") for u in units if u.get("gold_sweep"))
     if swept:
         lines.append(f"殘餘類別複查 residual-class sweep（verify-screen 標記後逐一重讀）：{sum(swept.values()):,} 個單位 units"
-                     f"（{counts_text(swept, [c for c in SWEEP_CLASSES if swept.get(c)])}）")
+                     f"（{counts_text(swept, [c for c in GOLD_SWEEP_CLASSES if swept.get(c)])}）")
     return lines
 
 

@@ -45,7 +45,7 @@ def _config(dataset: str | None) -> str:
 
 
 def _entry(pairs: Sequence[tuple[str, bool, bool]], seed: str, seeds: Iterable[int]) -> dict[str, Any]:
-    from tw_fin_eval.scoring import stats
+    from tw_fin_eval.reports import stats
 
     n = len(pairs)
     a = sum(1 for _, x, _ in pairs if x)
@@ -107,7 +107,7 @@ def compute(items: Iterable[Any]) -> dict[str, Any] | None:
     twins_seen += _finchain_pairs(items, pairs, seeds)
     if not twins_seen:
         return None
-    from tw_fin_eval.scoring import stats
+    from tw_fin_eval.reports import stats
 
     subsets = {name: _entry(p, f"{stats.DEFAULT_SEED}:gap:{name}", seeds[name]) for name, p in sorted(pairs.items())}
     pooled = [(f"{name}:{key}", x, y) for name, p in sorted(pairs.items()) for key, x, y in p]

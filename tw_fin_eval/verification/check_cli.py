@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tw_fin_eval import paths
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.sources import load_subset
+from tw_fin_eval.subsets import load_subset
 from tw_fin_eval.verification.locate_cli import common_options
 from tw_fin_eval.verification.verdicts import (
     STATUSES,

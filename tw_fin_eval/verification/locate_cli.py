@@ -9,8 +9,7 @@ from pathlib import Path
 from tw_fin_eval import paths
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.overlay import load_overlays
-from tw_fin_eval.records import record_id
-from tw_fin_eval.sources import load_subset
+from tw_fin_eval.subsets import get_spec, load_subset
 from tw_fin_eval.verification.locate import convfinqa_view, finqa_view, iter_selected, parse_range
 from tw_fin_eval.verification.verdicts import VERIFIED_SUBSETS, load_verdicts
 
@@ -37,10 +36,10 @@ def main(args: argparse.Namespace) -> int:
         positions = parse_range(args.range, len(items))
     except ValueError as exc:
         raise InputError(str(exc), field="--range") from None
-    overlays = load_overlays(args.subset, items, Path(args.translations))
+    overlays = load_overlays(get_spec(args.subset), items, Path(args.translations))
     verdicts = load_verdicts(args.subset, items, Path(args.verification))
     for item in iter_selected(items, positions):
-        rid = record_id(args.subset, item.index)
+        rid = get_spec(args.subset).record_id(item.index)
         ov = overlays.get(item.source_id)
         if args.subset == "finqa":
             v = verdicts.get((rid, None))

@@ -256,10 +256,10 @@ class Flag:
 def screen_units(subset: str, items: list[SourceItem], records: list[dict[str, Any]],
                  verdicts: dict[tuple[str, int | None], Verdict]) -> Iterator[ScreenUnit]:
     by_id = {r["id"]: r for r in records}
-    from tw_fin_eval.records import record_id
+    from tw_fin_eval.subsets import get_spec
 
     for it in items:
-        rid = record_id(subset, it.index)
+        rid = get_spec(subset).record_id(it.index)
         rec = by_id.get(rid)
         if rec is None:
             continue

@@ -11,8 +11,7 @@ from pathlib import Path
 from tw_fin_eval import paths
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
-from tw_fin_eval.sources import load_subset
-from tw_fin_eval.subsets import get_spec
+from tw_fin_eval.subsets import get_spec, load_subset
 from tw_fin_eval.verification.locate_cli import common_options
 from tw_fin_eval.verification.screen import CLASSES, screen, screen_units
 from tw_fin_eval.verification.verdicts import VERIFIED_SUBSETS, load_verdicts

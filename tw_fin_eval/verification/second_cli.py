@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from tw_fin_eval import paths
-from tw_fin_eval.sources import load_subset
+from tw_fin_eval.subsets import load_subset
 from tw_fin_eval.verification.second import compare, fold, summary
 from tw_fin_eval.verification.verdicts import VERIFIED_SUBSETS
 

@@ -19,37 +19,23 @@ from tw_fin_eval import prompts
 from tw_fin_eval.answers.match import answer_matches, gold_display
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
-from tw_fin_eval.records import program_kind, record_id
-from tw_fin_eval.schema import display_number
+from tw_fin_eval.records import program_kind
+from tw_fin_eval.schema import GOLD_REASONS, GOLD_STATUSES, GOLD_SWEEP_CLASSES, display_number
 from tw_fin_eval.sources.base import SourceItem
+from tw_fin_eval.subsets import SUBSETS, get_spec
 from tw_fin_eval.verification.evidence_additions import apply_additions
 from tw_fin_eval.verification.program import ProgramError, execute, same_value
 
-VERIFIED_SUBSETS = ("finqa", "convfinqa")
-STATUSES = ("verified", "fixed", "unanswerable")
-REASONS = {
-    "wrong_operand": "a program operand is the wrong cell / row / sentence",
-    "swapped_years": "the two years' values are exchanged",
-    "wrong_direction": "a ratio or change computed the wrong way round (b/a for a/b, old−new for new−old)",
-    "percent_vs_amount": "the question asks a percentage and the gold is an amount, or the reverse",
-    "unit_mismatch": "the question's unit differs from the gold's (millions vs thousands, % vs fraction)",
-    "question_table_mismatch": "the question asks about something the context does not hold (a year, a row)",
-    "ocr_garbage": "the upstream table or text is garbled where the question needs it",
-    "other": "anything else (say what in the note)",
-}
+VERIFIED_SUBSETS = tuple(s.name for s in SUBSETS.values() if s.gold_verification)  # a spec property, not names
+STATUSES = GOLD_STATUSES  # the schema's one list (schema.GoldStatus)
+REASONS = GOLD_REASONS
 FIELDS = {"id", "turn", "status", "reason", "note", "reader", "answer_value", "answer_text", "answer", "program",
           "second_read", "sweep"}
 SECOND_READ_FIELDS = {"reader", "status", "agree", "note"}
 # the residual-class sweep (docs/VERIFICATION.md "Residual classes"; flagged by `verify-screen`): a unit read
 # again for one class carries `sweep {class, reader, was, changed}` — `was` the status before the sweep,
 # `changed` whether the sweep changed the verdict (status or gold)
-SWEEP_CLASSES = {
-    "unit": "the question's unit differs from the gold's, or the prompt does not state the table's unit",
-    "program": "the program answers another question (final quantity, operands, denominator)",
-    "missing_fact": "an operand or constant the prompt does not show",
-    "sign": "a sign or the direction of a change; a turn depending on a fixed turn",
-    "unanswerable": "an unanswerable verdict re-read",
-}
+SWEEP_CLASSES = GOLD_SWEEP_CLASSES
 SWEEP_FIELDS = {"class", "reader", "was", "changed"}
 _RANGE_NAME = re.compile(r"^(\d+)-(\d+)$")
 
@@ -109,7 +95,7 @@ def units(subset: str, items: list[SourceItem]) -> dict[tuple[str, int | None], 
         raise KeyError(f"subset {subset!r} has no gold verification; known: {', '.join(VERIFIED_SUBSETS)}")
     out: dict[tuple[str, int | None], Unit] = {}
     for it in items:
-        rid = record_id(subset, it.index)
+        rid = get_spec(subset).record_id(it.index)
         table = it.table or []
         if subset == "finqa":
             f = it.fields
@@ -403,7 +389,7 @@ def apply_verdicts(subset: str, items: list[SourceItem], records: list[dict[str,
     if subset not in VERIFIED_SUBSETS:
         return None
     verdicts = load_verdicts(subset, items, verification_dir)
-    apply_additions(subset, {record_id(subset, it.index): it for it in items}, records, verification_dir)  # class 3: needed page sentences, before the fixes
+    apply_additions(subset, {get_spec(subset).record_id(it.index): it for it in items}, records, verification_dir)  # class 3: needed page sentences, before the fixes
     for rec in records:
         if subset == "finqa":
             _fix_finqa(rec, verdicts.get((rec["id"], None)))

@@ -22,7 +22,7 @@ from tw_fin_eval.errors import InputError
 from tw_fin_eval.finding import Issue
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.overlay import Overlay, check_overlay, load_overlays, validate_structure
-from tw_fin_eval.sources import load_subset
+from tw_fin_eval.subsets import load_subset
 from tw_fin_eval.zhcheck.records import is_record, record_issues
 from tw_fin_eval.zhcheck.rules import check_zh
 
@@ -64,6 +64,7 @@ def check_overlay_file(path: Path, subset: str, sources: Path, _cache: dict = {}
     if key not in _cache:
         _cache[key] = load_subset(subset, sources)
     items = _cache[key]
+    spec = registry.get_spec(subset)
     by_id = {it.source_id: it for it in items}
     issues: list[Issue] = []
     seen: dict[str, int] = {}
@@ -75,8 +76,8 @@ def check_overlay_file(path: Path, subset: str, sources: Path, _cache: dict = {}
             raise InputError(f"duplicate id (first at line {seen[sid]})", path=path, line=lineno, item_id=sid)
         seen[sid] = lineno
         ov = Overlay(obj, path, lineno)
-        validate_structure(subset, by_id[sid], ov)
-        issues.extend(check_overlay(subset, by_id[sid], ov))
+        validate_structure(spec, by_id[sid], ov)
+        issues.extend(check_overlay(spec, by_id[sid], ov))
     return issues
 
 

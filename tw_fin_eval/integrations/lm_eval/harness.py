@@ -103,9 +103,10 @@ def metrics_for(doc: Doc, item: tasks.ItemResult) -> dict[str, Any]:
         "strict_acc": float(correct and item.mode == extract.STRICT and item.decided_by != tasks.JUDGE),
         "flexible_acc": float(_flexible(item)),
     }
-    if item.task_type == "numeric_cot":
+    scorer = tasks.SCORERS[item.task_type]
+    if scorer.scores_steps:
         out["step_recall"] = item.step_recall
-    if item.task_type == "conversation_numeric":
+    if scorer.conversational:
         turn = (doc["id"], correct, len(json.loads(doc["record"])["turns"]))
         out["conversation_acc"] = out["conversations"] = turn
     return out
@@ -120,32 +121,36 @@ def mean_skip_none(values: Sequence[float | None]) -> float:
     return sum(kept) / len(kept) if kept else float("nan")
 
 
-def _conversations(values: Sequence[tuple[str, bool, int]]) -> tuple[list[bool], int]:
-    """(every-turn-right per complete conversation, conversations cut short): a conversation is complete when all
-    its turns were evaluated — `--limit` counts documents (turns), so it usually cuts the last one."""
-    seen: dict[str, list[bool]] = {}
+def _conversations(values: Sequence[tuple[str, bool, int]]) -> tuple[int, float | None, int]:
+    """(complete conversations, share of them with every turn right, conversations cut short): a conversation is
+    complete when all its turns were evaluated — `--limit` counts documents (turns), so it usually cuts the last
+    one. The rule itself is `tasks.conversation_accuracy` (the report's)."""
+    seen: dict[str, int] = {}
     sizes: dict[str, int] = {}
+    turns: list[tuple[str, bool | None]] = []
     for cid, ok, n_turns in values:
-        seen.setdefault(cid, []).append(bool(ok))
+        turns.append((cid, bool(ok)))
+        seen[cid] = seen.get(cid, 0) + 1
         sizes[cid] = n_turns
-    complete = [all(oks) for cid, oks in seen.items() if len(oks) == sizes[cid]]
-    return complete, len(seen) - len(complete)
+    turns += [(cid, None) for cid, n in seen.items() if n != sizes[cid]]  # not every turn evaluated once
+    complete, acc = tasks.conversation_accuracy(turns)
+    return complete, acc, len(seen) - complete
 
 
 def conversation_accuracy(values: Sequence[tuple[str, bool, int]]) -> float | None:
     """Conversations with every turn right, among those whose turns were all evaluated (as the report counts
     them: a conversation cut by --limit is left out, and said so on the log). None — never NaN, never a 0.0
     that reads as "all wrong" — when no conversation is complete; `conversations` says how many were counted."""
-    complete, cut = _conversations(values)
+    complete, acc, cut = _conversations(values)
     if cut:
         _log().warning("conversation_acc counts %d complete conversation(s); %d cut short by --limit %s left out",
-                       len(complete), cut, "is" if cut == 1 else "are")
-    return sum(complete) / len(complete) if complete else None
+                       complete, cut, "is" if cut == 1 else "are")
+    return acc
 
 
 def complete_conversations(values: Sequence[tuple[str, bool, int]]) -> int:
     """How many conversations `conversation_acc` counts (complete ones)."""
-    return len(_conversations(values)[0])
+    return _conversations(values)[0]
 
 
 def _log() -> Any:

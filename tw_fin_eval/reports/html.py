@@ -188,7 +188,7 @@ def render_report(doc: dict[str, Any], rows: Sequence[dict[str, Any]] | None = N
     body.append(f'<p class="note">信賴區間（CI）：以固定種子的自助法（seeded bootstrap，{esc(u.get("resamples"))} 次，seed '
                 f'{esc(u.get("seed"))}），ConvFinQA 依對話、FinChain 依模板整群重抽（clustered），其他依題目。'
                 "分項（breakdowns）用群集穩健標準誤（cluster-robust SE）。</p>")
-    from tw_fin_eval.scoring.results_doc import sampling_text
+    from tw_fin_eval.reports.results_doc import sampling_text
 
     body.append('<p class="note">抽樣（sampling）：' + "<br>".join(esc(sampling_text(name, e.get("sampling")))
                                                        for name, e in subs.items()) + "</p>")

@@ -24,16 +24,22 @@ from typing import Any
 
 from tw_fin_eval.configs import CONFIGS
 from tw_fin_eval.jsonl import dumps
-from tw_fin_eval.scoring import stats, tasks
+from tw_fin_eval.reports import stats
+from tw_fin_eval.reports.summary import headline_units
+from tw_fin_eval.scoring import tasks
 from tw_fin_eval.scoring.engine import UNMATCHED_WARN_SHARE, Outcome
 from tw_fin_eval.twins import gap as twin_gap
 
 SCHEMA = "tw_fin_eval.results/1"
 PACKAGES = ("tw-fin-eval-basic", "datasets", "evaluate", "huggingface_hub", "pyarrow", "opencc")
 BREAKDOWNS = ("category", "subcategory", "difficulty")
-CLUSTER_NAMES = {"conversation_numeric": "conversation", "numeric_cot": "template"}
 _CONFIG_OF = {c.dataset: c.name for c in CONFIGS.values()}
 REPO = Path(__file__).resolve().parents[2]
+
+
+def _cluster_name(task_type: str) -> str:
+    scorer = tasks.SCORERS.get(task_type)
+    return scorer.cluster_name if scorer is not None else "item"
 
 
 def config_name(dataset: str | None) -> str:
@@ -166,8 +172,6 @@ def weighted_clusters(units: Sequence[tasks.ItemResult], weights: Sequence[float
 
 def subset_entry(config: str, items: Sequence[tasks.ItemResult], row: dict[str, Any],
                  sampling: dict[str, Any] | None = None) -> dict[str, Any]:
-    from tw_fin_eval.scoring.report import headline_units
-
     units = headline_units(items)
     weights = design_weights(sampling or {}, units)
     if weights is None:
@@ -180,7 +184,7 @@ def subset_entry(config: str, items: Sequence[tasks.ItemResult], row: dict[str, 
     entry: dict[str, Any] = {
         "dataset": items[0].dataset if items else None, "task_types": task_types,
         "n": len(units), "accuracy": row["accuracy"], "stderr": iv.stderr, "ci95": None if iv.lo is None else [iv.lo, iv.hi],
-        "clusters": iv.clusters, "cluster_by": sorted({CLUSTER_NAMES.get(t, "item") for t in task_types}),
+        "clusters": iv.clusters, "cluster_by": sorted({_cluster_name(t) for t in task_types}),
     }
     for k in ("items", "run", "decided", "correct", "strict_accuracy", "flexible_accuracy", "truncated", "refused",
               "pending", "missing", "error", "not_run", "stale", "other_outcomes", "unanswerable_excluded",

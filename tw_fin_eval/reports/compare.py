@@ -24,7 +24,9 @@ from typing import Any
 
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import AtomicFiles, dumps, iter_jsonl, output_error
-from tw_fin_eval.scoring import gold, html_report, results_doc, stats
+from tw_fin_eval.reports import html as html_report
+from tw_fin_eval.reports import results_doc, stats
+from tw_fin_eval.scoring import gold
 
 SCHEMA = "tw_fin_eval.compare/1"
 COUNTED = ("scored", "error")
