@@ -72,10 +72,10 @@ def pool_clashes(listed: set[str]) -> list[str]:
 def count(records: list[dict], scorer: bool) -> Counter:
     c: Counter = Counter()
     if scorer:
-        from tw_fin_eval.scoring import tasks
-        cot = tasks.scorer_for("numeric_cot")
+        from tw_fin_eval.scoring import scorers
+        cot = scorers.scorer_for("numeric_cot")
         cot.prepare(records)
-        ctx = tasks.Context()
+        ctx = scorers.ScoreSettings()
     for r in records:
         c.update(findings(r))
         if scorer and r["answer_type"] == "numeric":

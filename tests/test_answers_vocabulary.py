@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tw_fin_eval.answers import extract, vocabulary
-from tw_fin_eval.scoring.tasks import step_scores
+from tw_fin_eval.scoring.scorers import step_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,7 +42,7 @@ def test_no_answer_reading_module_spells_a_word_list_of_its_own():
     cjk_alternation = re.compile(r"[\u4e00-\u9fff]{1,6}(?:\|[\u4e00-\u9fff]{1,6}){3,}")
     offenders = []
     for rel in ("tw_fin_eval/answers/numbers.py", "tw_fin_eval/answers/extract.py", "tw_fin_eval/answers/match.py",
-                "tw_fin_eval/scoring/tasks.py", "tw_fin_eval/sources/finllm450/options.py"):
+                "tw_fin_eval/scoring/scorers.py", "tw_fin_eval/sources/finllm450/options.py"):
         tree = ast.parse((ROOT / rel).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and cjk_alternation.search(node.value):

@@ -130,14 +130,14 @@ def test_the_gold_is_the_asked_rounding_of_the_exact_value():
 def test_every_seed_gives_a_gold_the_scorer_accepts():
     """「答案：<gold>」 is judged correct for every numeric item (all templates × SEEDS; the five templates
     that once failed at other seeds × 0–999)."""
-    from tw_fin_eval.scoring import tasks
+    from tw_fin_eval.scoring import scorers
 
     extra = [build_record(spec, seed, run_template(spec, seed)) for spec in ordered_specs()
              if spec.template_id in ONCE_FAILING for seed in range(SEEDS.stop, 1000)]
     records = [r for r in (*many_records(), *extra) if r["answer_type"] == "numeric"]
-    cot = tasks.scorer_for("numeric_cot")
+    cot = scorers.scorer_for("numeric_cot")
     cot.prepare(records)
-    ctx = tasks.Context()
+    ctx = scorers.ScoreSettings()
     rejected = [f"{r['template_id']}:{r['seed']} {r['answer']}" for r in records
                 if not cot.score(r, None, "答案：" + r["answer"], ctx).correct]
     assert not rejected, (len(rejected), rejected[:10])

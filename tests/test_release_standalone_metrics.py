@@ -40,7 +40,7 @@ def _expected() -> dict:
 def test_closure_follows_imports_and_stays_inside_the_package():
     mods = standalone.module_closure()
     for name in ("tw_fin_eval", "tw_fin_eval.scoring", "tw_fin_eval.scoring.metric_fns",
-                 "tw_fin_eval.scoring.tasks", "tw_fin_eval.answers.numbers", "tw_fin_eval.errors"):
+                 "tw_fin_eval.scoring.scorers", "tw_fin_eval.answers.numbers", "tw_fin_eval.errors"):
         assert name in mods
     assert not any(n.startswith(("tw_fin_eval.release", "tw_fin_eval.build")) for n in mods)
 

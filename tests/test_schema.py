@@ -8,13 +8,13 @@ import pytest
 from tw_fin_eval import paths, schema
 from tw_fin_eval.answers.match import answer_matches, gold_display
 from tw_fin_eval.schema import DEFAULT_TOLERANCE, Status, Tolerance, split_think
-from tw_fin_eval.scoring import tasks
+from tw_fin_eval.scoring import scorers
 
 
 def test_status_is_its_value():
     assert Status.SCORED == "scored" and f"{Status.NOT_RUN}" == "not_run" and str(Status.ERROR) == "error"
     assert json.dumps({"s": Status.PENDING}) == '{"s": "pending"}'
-    assert tasks.SCORED is Status.SCORED
+    assert scorers.SCORED is Status.SCORED
 
 
 def test_tolerance_default_and_stated_rounding():
@@ -84,10 +84,10 @@ def test_every_gold_display_string_is_accepted_by_the_scorer(name):
     """「答案：」 + `answer` is right for every FinQA record and every ConvFinQA turn (the model sees these
     strings as gold history, and users read them as the answer)."""
     records = _built(name)
-    ctx = tasks.Context()
+    ctx = scorers.ScoreSettings()
     rejected = []
     for rec in records:
-        scorer = tasks.SCORERS[rec["task_type"]]
+        scorer = scorers.SCORERS[rec["task_type"]]
         for turn in schema.units(rec):
             gold = rec if turn is None else rec["turns"][turn]
             item = scorer.score(rec, turn, "答案：" + str(gold["answer"]), ctx)

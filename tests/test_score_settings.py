@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tw_fin_eval.schema import DEFAULT_TOLERANCE, Tolerance, tolerance_from
 from tw_fin_eval.scoring import cli as score_cli
-from tw_fin_eval.scoring import metric_fns, tasks
+from tw_fin_eval.scoring import metric_fns, scorers
 
 ROOT = Path(__file__).resolve().parents[1]
 FINCHAIN = {"id": "finchain_tw-0001", "task_type": "numeric_cot", "answer_type": "numeric", "answer_value": 1000.0,
@@ -22,16 +22,16 @@ def test_no_tolerance_means_the_scorer_picks():
     assert tolerance_from() is None
     assert tolerance_from(rel=0.05) == Tolerance(rel=0.05, abs=DEFAULT_TOLERANCE.abs)
     assert tolerance_from(abs=0.1) == Tolerance(rel=DEFAULT_TOLERANCE.rel, abs=0.1)
-    assert tasks.Context().tolerance is None
+    assert scorers.ScoreSettings().tolerance is None
 
 
 def test_an_explicit_default_tolerance_overrides_finchain_stated_rounding():
-    scorer = tasks.SCORERS["numeric_cot"]
-    assert scorer.tolerance(FINCHAIN, tasks.Context()) == Tolerance.for_decimals(2)
-    assert scorer.tolerance(FINCHAIN, tasks.Context(tolerance=DEFAULT_TOLERANCE)) == DEFAULT_TOLERANCE
+    scorer = scorers.SCORERS["numeric_cot"]
+    assert scorer.tolerance(FINCHAIN, scorers.ScoreSettings()) == Tolerance.for_decimals(2)
+    assert scorer.tolerance(FINCHAIN, scorers.ScoreSettings(tolerance=DEFAULT_TOLERANCE)) == DEFAULT_TOLERANCE
     # 1,005 is 0.5% off: wrong at the stated two decimals, right at an explicit 1%
-    assert not scorer.score(FINCHAIN, None, "答案：NT$1,005.00", tasks.Context()).correct
-    assert scorer.score(FINCHAIN, None, "答案：NT$1,005.00", tasks.Context(tolerance=DEFAULT_TOLERANCE)).correct
+    assert not scorer.score(FINCHAIN, None, "答案：NT$1,005.00", scorers.ScoreSettings()).correct
+    assert scorer.score(FINCHAIN, None, "答案：NT$1,005.00", scorers.ScoreSettings(tolerance=DEFAULT_TOLERANCE)).correct
 
 
 def test_the_score_flags_default_to_none_and_explicit_values_are_kept():

@@ -268,9 +268,9 @@ def test_ctrl_c_while_judging_exits_130_fast_and_writes_nothing(tmp_path, data_f
 def test_scorer_declared_columns_reach_summary_and_report(tmp_path):
     """Report columns are declared by the scorer (FinChain: step precision and F1), not hard-coded."""
     from tw_fin_eval.reports import outputs, summary
-    from tw_fin_eval.scoring import engine, samples, tasks
+    from tw_fin_eval.scoring import engine, samples, scorers
 
-    assert [c.name for c in tasks.SCORERS["numeric_cot"].report_columns] == ["mean_step_precision", "mean_step_f1"]
+    assert [c.name for c in scorers.SCORERS["numeric_cot"].report_columns] == ["mean_step_precision", "mean_step_f1"]
     recs = [r for r in samples.sample_records() if r["task_type"] == "numeric_cot" and r["answer_type"] == "numeric"]
     guesses = "步驟 1：" + "、".join(f"{x}%" for x in (2.5, 3, 3.5, 4, 4.5, 5, 5.5)) + "\n答案：0"
     runs = engine.RunsIndex(success={(r["id"], None): guesses for r in recs})

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from tw_fin_eval.scoring import engine, metric_fns, selfcheck, tasks
+from tw_fin_eval.scoring import engine, metric_fns, scorers, selfcheck
 
 
 # ---- records and verdicts --------------------------------------------------------------------------------
@@ -39,7 +39,7 @@ def _finchain(question: str, *, value: float | None = None, answer: str, text: s
     return rec
 
 
-def _item(rec: dict, response: str, siblings: tuple[str, ...] = ()) -> tasks.ItemResult:
+def _item(rec: dict, response: str, siblings: tuple[str, ...] = ()) -> scorers.ItemResult:
     others = [dict(rec, id=f"{rec['id']}~{i}", answer_text=s, answer=s) for i, s in enumerate(siblings)]
     runs = engine.RunsIndex()
     runs.success[(rec["id"], None)] = {"response": response}
@@ -50,7 +50,7 @@ def verdict(rec: dict, response: str, siblings: tuple[str, ...] = ()) -> bool | 
     """The scorer's headline verdict (True / False / "pending"); for a FinQA record also checks that the
     numeric_match metric gives the same verdict."""
     item = _item(rec, response, siblings)
-    got: bool | str = "pending" if item.status == tasks.PENDING else bool(item.correct)
+    got: bool | str = "pending" if item.status == scorers.PENDING else bool(item.correct)
     if rec["task_type"] == "numeric":
         ref = rec["answer_value"] if rec["answer_value"] is not None else rec["answer_text"]
         metric = metric_fns.numeric_match([response], [ref], questions=[rec["question"]],
@@ -323,7 +323,7 @@ def test_every_finchain_gold_solution_scores_full_step_recall():
     recs = gen.generate_records()
     short = []
     for r in recs:
-        s = tasks.step_scores(selfcheck.gold_output(r, None), r.get("steps") or [], question=r.get("question"))
+        s = scorers.step_scores(selfcheck.gold_output(r, None), r.get("steps") or [], question=r.get("question"))
         if s.recall is not None and s.recall < 1.0:
             short.append((r["template_id"], r["id"], s.recall))
     assert not short, short[:10]
@@ -331,18 +331,18 @@ def test_every_finchain_gold_solution_scores_full_step_recall():
 
 def test_steps_that_repeat_a_value_are_one_step():
     steps = [{"label": "排放量減可用額度", "value": 83700.0}, {"label": "需購買的額度", "value": 83700.0}]
-    assert tasks.step_scores("差額 = 83,700 公噸，取較大者 = 83,700 公噸", steps).recall == 1.0
-    assert tasks.step_scores("差額 = 80,000 公噸", steps).recall == 0.0
+    assert scorers.step_scores("差額 = 83,700 公噸，取較大者 = 83,700 公噸", steps).recall == 1.0
+    assert scorers.step_scores("差額 = 80,000 公噸", steps).recall == 0.0
 
 
 def test_a_question_number_written_as_a_result_counts_only_where_nothing_else_does():
     q = "權益資金成本 8.00%，稅前負債資金成本 7.00%，所得稅率 20%。請計算 WACC。"
     steps = [{"label": "權益權重", "value": 0.5824}, {"label": "加權平均資金成本", "value": 0.06998}]
     # the WACC happens to round to the cost of debt: written as the result of the line it counts
-    assert tasks.step_scores("權益權重 = 58.24%\nWACC = 58.24% × 8.00% + 41.76% × 7.00% × 0.8 = 7.00%", steps,
+    assert scorers.step_scores("權益權重 = 58.24%\nWACC = 58.24% × 8.00% + 41.76% × 7.00% × 0.8 = 7.00%", steps,
                              question=q).recall == 1.0
     # merely copied from the question it does not
-    assert tasks.step_scores("權益權重 = 58.24%，負債成本 7.00%", steps, question=q).recall == 0.5
+    assert scorers.step_scores("權益權重 = 58.24%，負債成本 7.00%", steps, question=q).recall == 0.5
     # and an unused result does not lower the precision
-    full = tasks.step_scores("權益權重 = 58.24%\nWACC = 6.998%\n稅率 = 20%", steps, question=q)
+    full = scorers.step_scores("權益權重 = 58.24%\nWACC = 6.998%\n稅率 = 20%", steps, question=q)
     assert full.recall == 1.0 and full.precision == 1.0

@@ -268,7 +268,7 @@ def test_degenerate_outputs_are_linear_time(text):
     backtracking): every reader finishes quickly on 5–20 kB of junk."""
     import time
 
-    from tw_fin_eval.scoring import judge, tasks
+    from tw_fin_eval.scoring import judge, scorers
 
     start = time.perf_counter()
     extract.extract_number(text)
@@ -276,7 +276,7 @@ def test_degenerate_outputs_are_linear_time(text):
     extract.extract_yes_no(text)
     extract.extract_conclusion(text)
     match.match_numeric(text, 1.0, questions=[text])
-    tasks.step_recall(text, [{"label": text[:40], "value": 1.0}])
+    scorers.step_recall(text, [{"label": text[:40], "value": 1.0}])
     judge.PROTOCOLS["score_0_10"].parse(text, judge.JudgeRequest(None, "", "score_0_10"))
     # catastrophic backtracking takes minutes on these inputs; linear readers take milliseconds — the
     # bound is loose so a loaded CI machine never trips it

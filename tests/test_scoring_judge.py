@@ -10,7 +10,7 @@ import pytest
 
 from tw_fin_eval.cli import main as cli_main
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.scoring import engine, judge, samples, tasks
+from tw_fin_eval.scoring import engine, judge, samples, scorers
 from tw_fin_eval.scoring.judge import JudgeConfig, JudgeRequest
 
 server_mod = pytest.importorskip("tw_fin_eval.testing.openai_server")
@@ -107,8 +107,8 @@ def test_plugin_protocol_registration():
             runs = engine.RunsIndex(success={("x-0", None): "a", ("x-1", None): "b", ("x-2", None): "c"})
             out = engine.score(recs, runs, judge_config=JudgeConfig(srv.url, "j", max_retries=0), progress=False)
             assert srv.requests[0]["messages"][0] == {"role": "system", "content": "sys"}
-        assert [it.status for it in out.items] == [tasks.SCORED, "no_ground_truth", tasks.MISSING]
-        assert out.items[0].correct is True and out.items[0].decided_by == tasks.JUDGE
+        assert [it.status for it in out.items] == [scorers.SCORED, "no_ground_truth", scorers.MISSING]
+        assert out.items[0].correct is True and out.items[0].decided_by == scorers.JUDGE
         from tw_fin_eval.reports import markdown, summary
 
         rows = summary.summary_rows(out.items)
@@ -149,11 +149,11 @@ def test_judge_end_to_end_with_fake_server(tmp_path):
         assert len(srv.requests) == 3  # short_answer, case_study, financeagent; the rest were decided by rules
     by = {(it.id, it.turn): it for it in out.items}
     sa, cs, fa = by[("finllm450-0003", None)], by[("finllm450-0004", None)], by[("financeagent_tw-0001", None)]
-    assert (sa.status, sa.correct, sa.score, sa.decided_by) == (tasks.SCORED, True, 9.0, tasks.JUDGE)
+    assert (sa.status, sa.correct, sa.score, sa.decided_by) == (scorers.SCORED, True, 9.0, scorers.JUDGE)
     assert "conclusion_correct" in sa.judge_raw
-    assert cs.status == tasks.MISSING and cs.correct is None and cs.score is None
-    assert fa.status == tasks.SCORED and fa.correct is False
-    assert by[("finqa_tw-test-0001", None)].decided_by == tasks.RULE
+    assert cs.status == scorers.MISSING and cs.correct is None and cs.score is None
+    assert fa.status == scorers.SCORED and fa.correct is False
+    assert by[("finqa_tw-test-0001", None)].decided_by == scorers.RULE
     from tw_fin_eval.reports import outputs
 
     md = outputs.write_outputs(tmp_path, out, inputs={})["report"].read_text(encoding="utf-8")
@@ -207,7 +207,7 @@ def test_self_judge_is_refused_unless_allowed():
     with server_mod.FakeOpenAIServer(lambda body: '{"conclusion_correct": true, "score": 8}') as srv:
         cfg = JudgeConfig(srv.url, "same-model", allow_self_judge=True, max_retries=0)
         out = engine.score(recs, runs, judge_config=cfg, progress=False)
-    assert all(it.status == tasks.SCORED for it in out.items)
+    assert all(it.status == scorers.SCORED for it in out.items)
 
 
 def test_prompts_state_the_numeric_tolerance_and_equivalent_units():
@@ -244,7 +244,7 @@ def test_judge_key_never_reaches_results_or_cache(tmp_path, key):
     runs = engine.RunsIndex(success={(r["id"], None): "答案：不是中風險，應屬中高風險" for r in cat})
     out = engine.score(cat, runs, judge_config=cfg, judge_runner=runner, progress=False)
     results = json.dumps([it.to_json() for it in out.items], ensure_ascii=False)
-    assert any(it.decided_by == tasks.JUDGE for it in out.items)
+    assert any(it.decided_by == scorers.JUDGE for it in out.items)
     assert key.lower() not in results.lower() and "[REDACTED]" in results
     text = cache.read_text(encoding="utf-8")
     assert key.lower() not in text.split("\n", 1)[1].lower()  # new lines scrubbed
@@ -254,7 +254,7 @@ def test_judge_key_never_reaches_results_or_cache(tmp_path, key):
 def test_no_judge_configured_is_pending():
     recs = samples.sample_records()
     out = engine.score(recs, _outputs(recs), progress=False)
-    pend = [it for it in out.items if it.status == tasks.PENDING]
+    pend = [it for it in out.items if it.status == scorers.PENDING]
     assert {it.task_type for it in pend} == {"short_answer", "case_study", "open_rubric_agent"}
     assert all(it.reason == "no judge configured" for it in pend)
 
@@ -296,7 +296,7 @@ def test_plugins_load_from_environment(tmp_path, monkeypatch):
     from tw_fin_eval.scoring import plugins
 
     (tmp_path / "my_bench_plugin.py").write_text(
-        "from tw_fin_eval.scoring import judge, tasks\n"
+        "from tw_fin_eval.scoring import judge, scorers\n"
         "class P(judge.JudgeProtocol):\n"
         "    name = 'my_bench'\n"
         "    def build(self, record, response, turn=None):\n"
@@ -305,7 +305,7 @@ def test_plugins_load_from_environment(tmp_path, monkeypatch):
         "        return judge.Verdict(judge.SCORED, correct=raw == 'ok', raw=raw)\n"
         "judge.register_protocol(P())\n"
         "judge.register_task_protocol('my_bench_task', 'my_bench')\n"
-        "tasks.register(tasks.JudgedScorer('my_bench_task', [('question', 'a question')]))\n",
+        "scorers.register(scorers.JudgedScorer('my_bench_task', [('question', 'a question')]))\n",
         encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv(plugins.ENV, "my_bench_plugin")
@@ -318,9 +318,9 @@ def test_plugins_load_from_environment(tmp_path, monkeypatch):
             out = engine.score(recs, engine.RunsIndex(success={("b-1", None): "a"}),
                                judge_config=JudgeConfig(srv.url, "j", max_retries=0), progress=False)
             assert srv.requests[0]["messages"] == [{"role": "user", "content": "q|a"}]
-        assert out.items[0].correct is True and out.items[0].decided_by == tasks.JUDGE
+        assert out.items[0].correct is True and out.items[0].decided_by == scorers.JUDGE
     finally:
-        tasks.SCORERS.pop("my_bench_task", None)
+        scorers.SCORERS.pop("my_bench_task", None)
         judge.TASK_PROTOCOLS.pop("my_bench_task", None)
         judge.PROTOCOLS.pop("my_bench", None)
 
@@ -340,14 +340,14 @@ def test_categorical_conclusions_keyword_first_judge_when_undecided():
     with server_mod.FakeOpenAIServer(reply) as srv:
         out = engine.score(recs, runs, judge_config=JudgeConfig(srv.url, "j", max_retries=0), progress=False)
     by = {it.id: it for it in out.items}
-    assert (by["finchain_tw-0003"].decided_by, by["finchain_tw-0003"].correct) == (tasks.KEYWORD, True)
-    assert (by["finchain_tw-0005"].decided_by, by["finchain_tw-0005"].correct) == (tasks.KEYWORD, False)
-    assert (by["finchain_tw-0004"].decided_by, by["finchain_tw-0004"].correct) == (tasks.JUDGE, True)
+    assert (by["finchain_tw-0003"].decided_by, by["finchain_tw-0003"].correct) == (scorers.KEYWORD, True)
+    assert (by["finchain_tw-0005"].decided_by, by["finchain_tw-0005"].correct) == (scorers.KEYWORD, False)
+    assert (by["finchain_tw-0004"].decided_by, by["finchain_tw-0004"].correct) == (scorers.JUDGE, True)
     assert len(seen) == 1 and "中風險" in seen[0]
     # without a judge the undecided one is pending (never counted wrong), and says so
     out = engine.score(recs, runs, progress=False)
     item = next(it for it in out.items if it.id == "finchain_tw-0004")
-    assert item.status == tasks.PENDING and item.correct is None and "no judge" in item.reason
+    assert item.status == scorers.PENDING and item.correct is None and "no judge" in item.reason
 
 
 def test_judge_refusing_auth_stops_calling():

@@ -8,7 +8,7 @@ import pytest
 
 from tw_fin_eval.answers import match
 from tw_fin_eval.answers.numbers import find_numbers, scan_values
-from tw_fin_eval.scoring import engine, tasks
+from tw_fin_eval.scoring import engine, scorers
 
 
 @pytest.mark.parametrize("text, value", [
@@ -77,26 +77,26 @@ def _categorical(response: str, gold: str, question: str, siblings: tuple[str, .
     runs = engine.RunsIndex()
     runs.success[(rec["id"], None)] = {"response": response}
     item = next(it for it in engine.score([rec, *others], runs, progress=False).items if it.id == rec["id"])
-    return "pending" if item.status == tasks.PENDING else item.correct
+    return "pending" if item.status == scorers.PENDING else item.correct
 
 
 def test_the_options_a_question_lists_are_labels_even_when_no_seed_has_them():
     # every seed of the template has the gold 中: 低 is still a label, so 「答案：低」 is wrong, not pending
-    assert tasks.question_labels(_KYC) >= {"低", "中", "高"}
+    assert scorers.question_labels(_KYC) >= {"低", "中", "高"}
     assert _categorical("答案：低", "中", _KYC) is False
     assert _categorical("答案：中", "中", _KYC) is True
     assert _categorical("答案：中高風險", "中", _KYC) == "pending"  # two labels glued: undecided
     q = "請問哪一種方式的稅負較低？（請回答合併計稅或分開計稅）"
-    assert tasks.question_labels(q) == {"合併計稅", "分開計稅"}
+    assert scorers.question_labels(q) == {"合併計稅", "分開計稅"}
     assert _categorical("答案：合併計稅", "分開計稅", q) is False
     funds = ("無風險利率為 2.75%。靖峰投信高股息基金年報酬率 11.00%；沐嵐投信亞太收益基金年報酬率 17.80%。"
              "以夏普比率衡量，哪一檔較佳？（請回答基金名稱）")
-    assert tasks.question_labels(funds) == {"靖峰投信高股息基金", "沐嵐投信亞太收益基金"}
-    assert tasks.question_labels("靖峰投信高股息基金與沐嵐投信亞太收益基金何者較佳？（請回答基金名稱）") == {
+    assert scorers.question_labels(funds) == {"靖峰投信高股息基金", "沐嵐投信亞太收益基金"}
+    assert scorers.question_labels("靖峰投信高股息基金與沐嵐投信亞太收益基金何者較佳？（請回答基金名稱）") == {
         "靖峰投信高股息基金", "沐嵐投信亞太收益基金"}
     assert _categorical("答案：靖峰投信高股息基金", "沐嵐投信亞太收益基金", funds) is False
     # a question without options adds nothing
-    assert tasks.question_labels("請計算稅額（四捨五入至整數）。") == frozenset()
+    assert scorers.question_labels("請計算稅額（四捨五入至整數）。") == frozenset()
 
 
 def test_a_bracketed_aside_is_not_the_conclusion():
@@ -170,7 +170,7 @@ def _scored(response: str, gold: float, question: str) -> bool:
     """The FinQA scorer's verdict (the year rule lives in the scorer, not in match_numeric)."""
     rec = {"id": "f1", "task_type": "numeric", "question": question, "answer": str(gold), "answer_value": gold,
            "answer_text": None}
-    return bool(tasks.SCORERS["numeric"].score(rec, None, response, tasks.Context()).correct)
+    return bool(scorers.SCORERS["numeric"].score(rec, None, response, scorers.ScoreSettings()).correct)
 
 
 def test_a_year_is_exact_when_a_year_is_asked():
@@ -188,7 +188,7 @@ def test_a_conversation_that_asked_for_a_year_keeps_it_exact_in_later_turns():
     turns = [("芝加哥總部的初始租約於哪一年到期？", 2022.0), ("這個年份加 9 是多少？", 2031.0), ("這個數值再加 10 是多少？", 2041.0)]
     rec = {"id": "c1", "task_type": "conversation_numeric",
            "turns": [{"question": q, "answer": str(int(v)), "answer_value": v, "answer_text": None} for q, v in turns]}
-    scorer, ctx = tasks.SCORERS["conversation_numeric"], tasks.Context()
+    scorer, ctx = scorers.SCORERS["conversation_numeric"], scorers.ScoreSettings()
     assert scorer.score(rec, 2, "答案：2041", ctx).correct
     assert not scorer.score(rec, 2, "答案：2032", ctx).correct   # 2022 + 10: within 1%, wrong
     # the metric reads the conversation's earlier rows the same way (rows in turn order)

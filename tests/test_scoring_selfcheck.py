@@ -8,7 +8,7 @@ import random
 import pytest
 
 from tw_fin_eval.cli import main as cli_main
-from tw_fin_eval.scoring import model_outputs, samples, selfcheck, tasks
+from tw_fin_eval.scoring import model_outputs, samples, scorers, selfcheck
 
 
 def synthetic_finqa(n: int = 400, seed: int = 7) -> list[dict]:
@@ -45,8 +45,8 @@ def synthetic_finqa(n: int = 400, seed: int = 7) -> list[dict]:
 
 def test_samples_gold_is_100_percent():
     res = selfcheck.run_selfcheck(samples.sample_records())
-    ruled = [it for it in res["gold"].items if tasks.SCORERS[it.task_type].rule_scored]
-    assert ruled and all(it.status == tasks.SCORED and it.correct for it in ruled)
+    ruled = [it for it in res["gold"].items if scorers.SCORERS[it.task_type].rule_scored]
+    assert ruled and all(it.status == scorers.SCORED and it.correct for it in ruled)
     conv = [it for it in res["gold"].items if it.task_type == "conversation_numeric"]
     assert len(conv) == 6
     # every step the gold solution computes is found; a step whose value is a number of the question
@@ -151,7 +151,7 @@ def test_selfcheck_on_built_data():
         pytest.skip("data/ is empty")
     res = selfcheck.run_selfcheck(recs)
     wrong = [(it.id, it.turn, it.extracted) for it in res["gold"].items
-             if tasks.SCORERS[it.task_type].rule_scored and not it.correct]
+             if scorers.SCORERS[it.task_type].rule_scored and not it.correct]
     assert not wrong, wrong[:10]
     off = [it for it in res["off10"].items if (it.id, it.turn) in res["off10_keys"]]
     assert off and sum(it.correct for it in off) / len(off) < 0.03

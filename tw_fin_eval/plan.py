@@ -83,7 +83,7 @@ class Shape:
 
 def shapes(specs: list[str], configs: list[str] | None) -> list[Shape]:
     from tw_fin_eval.reports.results_doc import config_name
-    from tw_fin_eval.scoring import tasks
+    from tw_fin_eval.scoring import scorers
     from tw_fin_eval.scoring.plugins import load_plugins
 
     load_plugins()
@@ -96,7 +96,7 @@ def shapes(specs: list[str], configs: list[str] | None) -> list[Shape]:
         cluster_records: dict[str, set[str]] = defaultdict(set)
         dataset = str(recs[0].get("dataset"))
         for rec in recs:
-            scorer = tasks.scorer_for(str(rec.get("task_type")))
+            scorer = scorers.scorer_for(str(rec.get("task_type")))
             if scorer is None:
                 raise InputError(f"unknown task_type {rec.get('task_type')!r}", path=source.label,
                                  item_id=str(rec.get("id")))

@@ -10,7 +10,7 @@ from typing import Any
 from tw_fin_eval.jsonl import dumps
 from tw_fin_eval.reports import results_doc
 from tw_fin_eval.reports.summary import _KNOWN, _fmt, md_table, summarize
-from tw_fin_eval.scoring import tasks
+from tw_fin_eval.scoring import scorers
 from tw_fin_eval.scoring.engine import Outcome
 from tw_fin_eval.twins import gap as twin_gap
 
@@ -131,7 +131,7 @@ def _header(outcome: Outcome, inputs: dict[str, Any], doc: dict[str, Any] | None
     parts += [f"- judge: {judge_line}", ""]
     parts += ["Accuracy = correct / (decided + failed generations); rules decide first, the judge only where "
               "rules cannot. pending / missing (unparseable verdict) / not_run / stale are excluded and counted.", ""]
-    not_run = sum(1 for it in items if it.status == tasks.NOT_RUN)
+    not_run = sum(1 for it in items if it.status == scorers.NOT_RUN)
     if not_run:
         skipped = (doc or {}).get("not_run", {}).get("records_subsets") or {}
         parts += [f"Partial run: {not_run} of {len(items)} units were not run and are left out"
@@ -143,7 +143,7 @@ def _header(outcome: Outcome, inputs: dict[str, Any], doc: dict[str, Any] | None
 def _summary_tables(rows: Sequence[dict[str, Any]]) -> list[str]:
     main_cols = ["group", "items", "run", "decided", "accuracy", "strict_accuracy", "rule_accuracy",
                  "judge_accuracy", "pending", "missing", "error", "not_run", "bare_numeral_decided",
-                 "mean_step_recall", *(c.name for c in tasks.declared_columns()), "conversation_accuracy"]
+                 "mean_step_recall", *(c.name for c in scorers.declared_columns()), "conversation_accuracy"]
     parts: list[str] = []
     by_dim = defaultdict(list)
     for r in rows:
@@ -161,13 +161,13 @@ def _summary_tables(rows: Sequence[dict[str, Any]]) -> list[str]:
     return parts
 
 
-def _finllm450_section(items: Sequence[tasks.ItemResult]) -> list[str]:
+def _finllm450_section(items: Sequence[scorers.ItemResult]) -> list[str]:
     parts: list[str] = []
     fin = [it for it in items if it.dataset == "FinLLM450"]
     if fin:
         parts += ["## FinLLM450: pass rate and mean score", ""]
         for label, key in (("ability", "category"), ("question type", "task_type")):
-            groups: dict[str, list[tasks.ItemResult]] = defaultdict(list)
+            groups: dict[str, list[scorers.ItemResult]] = defaultdict(list)
             for it in fin:
                 groups[str(getattr(it, key))].append(it)
             frows = [{"group": g, **summarize(sub)} for g, sub in sorted(groups.items())]
@@ -182,10 +182,10 @@ def _finllm450_section(items: Sequence[tasks.ItemResult]) -> list[str]:
     return parts
 
 
-def _outcomes_section(items: Sequence[tasks.ItemResult]) -> list[str]:
+def _outcomes_section(items: Sequence[scorers.ItemResult]) -> list[str]:
     """Outcomes per dataset, when a protocol has its own (e.g. no_ground_truth)."""
     parts: list[str] = []
-    order = [tasks.SCORED, tasks.PENDING, tasks.MISSING, tasks.ERROR, tasks.NOT_RUN]
+    order = [scorers.SCORED, scorers.PENDING, scorers.MISSING, scorers.ERROR, scorers.NOT_RUN]
     present = {it.status for it in items}
     statuses = [st for st in order if st in present] + sorted(present - set(order))
     if any(st not in _KNOWN for st in statuses):  # protocol-specific outcomes (e.g. no_ground_truth)
@@ -199,9 +199,9 @@ def _outcomes_section(items: Sequence[tasks.ItemResult]) -> list[str]:
     return parts
 
 
-def _modes_section(items: Sequence[tasks.ItemResult]) -> list[str]:
+def _modes_section(items: Sequence[scorers.ItemResult]) -> list[str]:
     parts: list[str] = []
-    modes = Counter(it.mode for it in items if it.status in {tasks.SCORED, tasks.PENDING, tasks.MISSING})
+    modes = Counter(it.mode for it in items if it.status in {scorers.SCORED, scorers.PENDING, scorers.MISSING})
     parts += ["## Extraction modes", "", "| mode | items |", "|---|---|"]
     parts += [f"| {m} | {n} |" for m, n in sorted(modes.items(), key=lambda kv: -kv[1])] + [""]
     return parts
@@ -222,8 +222,8 @@ def _agreement_section(outcome: Outcome) -> list[str]:
 def _problems_section(outcome: Outcome) -> list[str]:
     items, iss = outcome.items, outcome.issues
     parts: list[str] = []
-    pend = Counter(it.reason for it in items if it.status == tasks.PENDING)
-    miss = Counter(it.reason for it in items if it.status == tasks.MISSING)
+    pend = Counter(it.reason for it in items if it.status == scorers.PENDING)
+    miss = Counter(it.reason for it in items if it.status == scorers.MISSING)
     parts += ["## Input problems and unscored items", ""]
     parts.append(_list_block("duplicate record ids (first kept)", iss.duplicate_record_ids))
     parts.append(_list_block("runs lines for unknown ids/turns", iss.unknown_run_keys))

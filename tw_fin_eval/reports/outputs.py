@@ -18,7 +18,7 @@ from tw_fin_eval.jsonl import AtomicFiles, dumps
 from tw_fin_eval.reports import results_doc
 from tw_fin_eval.reports.markdown import report_markdown
 from tw_fin_eval.reports.summary import _ratio, csv_text, summary_rows
-from tw_fin_eval.scoring import tasks
+from tw_fin_eval.scoring import scorers
 from tw_fin_eval.scoring.engine import Outcome
 
 
@@ -44,7 +44,7 @@ class DetailsSpool:
         self._pending: list[tuple[str, str]] = []
         self._pending_chars = 0
 
-    def __call__(self, item: tasks.ItemResult, details: dict[str, Any]) -> None:
+    def __call__(self, item: scorers.ItemResult, details: dict[str, Any]) -> None:
         lang = details.pop("lang", None)
         self._fh.write(dumps(details) + "\n")
         text = details.get("response")

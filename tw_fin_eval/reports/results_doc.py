@@ -26,7 +26,7 @@ from tw_fin_eval.configs import CONFIGS
 from tw_fin_eval.jsonl import dumps
 from tw_fin_eval.reports import stats
 from tw_fin_eval.reports.summary import headline_units
-from tw_fin_eval.scoring import tasks
+from tw_fin_eval.scoring import scorers
 from tw_fin_eval.scoring.engine import UNMATCHED_WARN_SHARE, Outcome
 from tw_fin_eval.twins import gap as twin_gap
 
@@ -38,7 +38,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _cluster_name(task_type: str) -> str:
-    scorer = tasks.SCORERS.get(task_type)
+    scorer = scorers.SCORERS.get(task_type)
     return scorer.cluster_name if scorer is not None else "item"
 
 
@@ -82,7 +82,7 @@ def sha256_file(path: str | Path) -> str:
     return h.hexdigest()
 
 
-def robust_interval(units: Sequence[tasks.ItemResult]) -> dict[str, Any]:
+def robust_interval(units: Sequence[scorers.ItemResult]) -> dict[str, Any]:
     """Accuracy with the cluster-robust (linearisation) standard error of a ratio of cluster sums:
     var = m / (m − 1) · Σ (y_c − p·n_c)² / N²; normal 95% interval clipped to [0, 1]."""
     cl = stats.clusters_of((it.cluster or it.id, 1.0 if it.correct else 0.0) for it in units)
@@ -107,13 +107,13 @@ SAMPLING_ESTIMATES = {
 }
 
 
-def sampling_entry(outcome: Outcome, items: Sequence[tasks.ItemResult]) -> dict[str, Any]:
+def sampling_entry(outcome: Outcome, items: Sequence[scorers.ItemResult]) -> dict[str, Any]:
     """How this subset's records were chosen (the runs lines' `sampling`), and what its accuracy estimates. A run
     that covered every unit of the data is the whole subset, whatever its lines say."""
     label = items[0].dataset or "?" if items else "?"
     st = outcome.run_stats
     designs = [] if st is None else [(json.loads(k), n) for k, n in st.sampling.get(label, {}).items()]
-    if items and not any(it.status == tasks.NOT_RUN for it in items):
+    if items and not any(it.status == scorers.NOT_RUN for it in items):
         design: dict[str, Any] = {"method": "all"}
     elif not designs or all(d is None for d, _ in designs):
         design = {"method": "unknown"}
@@ -141,7 +141,7 @@ def sampling_text(name: str, design: dict[str, Any] | None) -> str:
     return f"{name}: {how} — {d.get('estimates')}"
 
 
-def design_weights(design: dict[str, Any], units: Sequence[tasks.ItemResult]) -> list[float] | None:
+def design_weights(design: dict[str, Any], units: Sequence[scorers.ItemResult]) -> list[float] | None:
     """Per unit, the records of its first-level stratum it stands for (stratum population ÷ records of the
     stratum among `units`) — only for an equal-allocation sample; None when the design is self-weighting."""
     key, strata = design.get("stratum_key"), design.get("strata") or {}
@@ -154,12 +154,12 @@ def design_weights(design: dict[str, Any], units: Sequence[tasks.ItemResult]) ->
             for it in units]
 
 
-def _stratum(it: tasks.ItemResult, key: str) -> str:
+def _stratum(it: scorers.ItemResult, key: str) -> str:
     value = getattr(it, key, None)
     return "" if value is None else str(value)
 
 
-def weighted_clusters(units: Sequence[tasks.ItemResult], weights: Sequence[float] | None) -> list[tuple[float, float]]:
+def weighted_clusters(units: Sequence[scorers.ItemResult], weights: Sequence[float] | None) -> list[tuple[float, float]]:
     """(Σ w·correct, Σ w) per cluster; weights None = 1 each (the plain cluster sums)."""
     sums: dict[str, list[float]] = {}
     for i, it in enumerate(units):
@@ -170,7 +170,7 @@ def weighted_clusters(units: Sequence[tasks.ItemResult], weights: Sequence[float
     return [(a, b) for a, b in sums.values()]
 
 
-def subset_entry(config: str, items: Sequence[tasks.ItemResult], row: dict[str, Any],
+def subset_entry(config: str, items: Sequence[scorers.ItemResult], row: dict[str, Any],
                  sampling: dict[str, Any] | None = None) -> dict[str, Any]:
     units = headline_units(items)
     weights = design_weights(sampling or {}, units)
@@ -195,11 +195,11 @@ def subset_entry(config: str, items: Sequence[tasks.ItemResult], row: dict[str, 
         entry["sampling"] = sampling
         if weights is not None:
             entry["unweighted_accuracy"] = row["unweighted_accuracy"]
-    ran = [it for it in items if it.status not in (tasks.NOT_RUN,)]
+    ran = [it for it in items if it.status not in (scorers.NOT_RUN,)]
     entry["truncation_rate"] = (row["truncated"] / len(ran)) if ran else None
     entry["breakdowns"] = {}
     for dim in BREAKDOWNS:
-        groups: dict[str, list[tasks.ItemResult]] = defaultdict(list)
+        groups: dict[str, list[scorers.ItemResult]] = defaultdict(list)
         for it in units:
             value = getattr(it, dim)
             if value not in (None, ""):
@@ -209,8 +209,8 @@ def subset_entry(config: str, items: Sequence[tasks.ItemResult], row: dict[str, 
     return entry
 
 
-def by_config(items: Iterable[tasks.ItemResult]) -> dict[str, list[tasks.ItemResult]]:
-    out: dict[str, list[tasks.ItemResult]] = defaultdict(list)
+def by_config(items: Iterable[scorers.ItemResult]) -> dict[str, list[scorers.ItemResult]]:
+    out: dict[str, list[scorers.ItemResult]] = defaultdict(list)
     for it in items:
         out[config_name(it.dataset)].append(it)
     return dict(out)
@@ -270,7 +270,7 @@ def build(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs: dict[str,
         "subsets": subsets,
         "macro_average": macro_average(subsets),
         "not_run": {"records_subsets": not_run_subsets, "units": sum(1 for it in outcome.items
-                                                                      if it.status == tasks.NOT_RUN)},
+                                                                      if it.status == scorers.NOT_RUN)},
         "runs": outcome.run_stats.to_json() if outcome.run_stats is not None else None,
         "zh_purity": purity,
         "memorisation_gap": twin_gap.compute(outcome.items),  # originals vs their twins (issue 31); null without

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tw_fin_eval.answers import extract
-from tw_fin_eval.scoring import gold, tasks
+from tw_fin_eval.scoring import gold, scorers
 from tw_fin_eval.scoring.engine import STALE
 
 COLUMNS = [
@@ -33,30 +33,30 @@ COLUMNS = [
     "rule_decided", "rule_accuracy", "keyword_decided", "keyword_accuracy", "judge_decided", "judge_accuracy",
     "pending", "missing", "error", "not_run", "other_outcomes", "bare_numeral_decided", "cross_format",
     "mean_step_recall", "pass_rate", "mean_score", "conversations", "conversation_accuracy",
-] + [c.name for c in tasks.declared_columns()]  # columns the scorers declare (step precision / F1 …)
+] + [c.name for c in scorers.declared_columns()]  # columns the scorers declare (step precision / F1 …)
 DIMENSIONS = ["dataset", "task_type", "category", "subcategory", "difficulty"]
-_KNOWN = {tasks.SCORED, tasks.PENDING, tasks.MISSING, tasks.ERROR, tasks.NOT_RUN, STALE}
+_KNOWN = {scorers.SCORED, scorers.PENDING, scorers.MISSING, scorers.ERROR, scorers.NOT_RUN, STALE}
 
 
 def _ratio(num: int | float, den: int | float) -> float | None:
     return None if not den else num / den
 
 
-def _flexible_correct(it: tasks.ItemResult) -> bool:
+def _flexible_correct(it: scorers.ItemResult) -> bool:
     """Right under any extraction (strict, \\boxed{}, last number): the diagnostic beside the headline."""
     flex = getattr(it, "flexible_correct", None)
     return bool(it.correct if flex is None else flex)
 
 
-def _truncated(it: tasks.ItemResult) -> bool:
+def _truncated(it: scorers.ItemResult) -> bool:
     """Cut off by the length limit: the scorer's own flag when it sets one, else the runs line's finish_reason."""
     flag = getattr(it, "truncated", None)
     return bool(flag) if flag is not None else it.finish_reason == "length"
 
 
-def headline_units(items: Iterable[tasks.ItemResult]) -> list[tasks.ItemResult]:
+def headline_units(items: Iterable[scorers.ItemResult]) -> list[scorers.ItemResult]:
     """The units an accuracy counts: decided or failed, gold not unanswerable (issue 21)."""
-    return [it for it in items if it.status in (tasks.SCORED, tasks.ERROR) and it.gold_status != gold.UNANSWERABLE]
+    return [it for it in items if it.status in (scorers.SCORED, scorers.ERROR) and it.gold_status != gold.UNANSWERABLE]
 
 
 class _Summary:
@@ -78,8 +78,8 @@ class _Summary:
         self.fields = fields
         self.declared: dict[str, list[float]] = {name: [] for name, _ in fields}
 
-    def add(self, it: tasks.ItemResult) -> None:
-        scored, error, not_run = tasks.SCORED, tasks.ERROR, tasks.NOT_RUN
+    def add(self, it: scorers.ItemResult) -> None:
+        scored, error, not_run = scorers.SCORED, scorers.ERROR, scorers.NOT_RUN
         c = self.c
         status = it.status
         self.n += 1
@@ -93,7 +93,7 @@ class _Summary:
         if status not in (not_run, STALE):
             c["truncated"] += _truncated(it)
             c["refused"] += bool(getattr(it, "refused", False))
-        if tasks.SCORERS[it.task_type].conversational:
+        if scorers.SCORERS[it.task_type].conversational:
             self.turns.append((it.id, bool(it.correct) if status in (scored, error) else None))
         if status in (scored, error):  # upstream gold: every unit, unanswerable included
             c["up"] += 1
@@ -113,10 +113,10 @@ class _Summary:
             c["flexible"] += _flexible_correct(it)
             c[f"n_{it.decided_by}"] += 1
             c[f"ok_{it.decided_by}"] += right
-            c["strict"] += right and it.mode == extract.STRICT and it.decided_by != tasks.JUDGE
+            c["strict"] += right and it.mode == extract.STRICT and it.decided_by != scorers.JUDGE
             c["bare"] += right and it.match_path == "bare_numeral"
             c["cross"] += it.match_path == "cross_format"
-            if it.decided_by == tasks.JUDGE and it.score is not None:
+            if it.decided_by == scorers.JUDGE and it.score is not None:
                 self.scores.append(it.score)
 
     def merge(self, other: _Summary) -> None:
@@ -130,20 +130,20 @@ class _Summary:
             self.declared[name] += vals
 
     def result(self) -> dict[str, Any]:
-        c, st, not_run = self.c, self.st, tasks.NOT_RUN
+        c, st, not_run = self.c, self.st, scorers.NOT_RUN
         denom = c["denom"]
-        rule_n, kw_n, judge_n = c[f"n_{tasks.RULE}"], c[f"n_{tasks.KEYWORD}"], c[f"n_{tasks.JUDGE}"]
-        judge_acc = _ratio(c[f"ok_{tasks.JUDGE}"], judge_n)
-        conversations, conversation_acc = tasks.conversation_accuracy(self.turns)
+        rule_n, kw_n, judge_n = c[f"n_{scorers.RULE}"], c[f"n_{scorers.KEYWORD}"], c[f"n_{scorers.JUDGE}"]
+        judge_acc = _ratio(c[f"ok_{scorers.JUDGE}"], judge_n)
+        conversations, conversation_acc = scorers.conversation_accuracy(self.turns)
         return {
             "items": self.n, "run": self.n - st[not_run], "decided": c["decided"], "correct": c["correct"],
             "accuracy": _ratio(c["correct"], denom),
             "strict_accuracy": _ratio(c["strict"], denom) if (rule_n + kw_n) else None,
             "flexible_accuracy": _ratio(c["flexible"], denom),
-            "rule_decided": rule_n, "rule_accuracy": _ratio(c[f"ok_{tasks.RULE}"], rule_n),
-            "keyword_decided": kw_n, "keyword_accuracy": _ratio(c[f"ok_{tasks.KEYWORD}"], kw_n),
+            "rule_decided": rule_n, "rule_accuracy": _ratio(c[f"ok_{scorers.RULE}"], rule_n),
+            "keyword_decided": kw_n, "keyword_accuracy": _ratio(c[f"ok_{scorers.KEYWORD}"], kw_n),
             "judge_decided": judge_n, "judge_accuracy": judge_acc,
-            "pending": st[tasks.PENDING], "missing": st[tasks.MISSING], "error": st[tasks.ERROR],
+            "pending": st[scorers.PENDING], "missing": st[scorers.MISSING], "error": st[scorers.ERROR],
             "not_run": st[not_run], "stale": st[STALE],
             "other_outcomes": sum(n for s_, n in st.items() if s_ not in _KNOWN),
             "truncated": c["truncated"], "refused": c["refused"],
@@ -165,10 +165,10 @@ def _mean(values: list[float]) -> float | None:
 
 def _declared_fields() -> tuple[tuple[str, str], ...]:
     """(column name, item attribute) of the scorer-declared columns: the mean over the run items that have it."""
-    return tuple((col.name, col.field) for col in tasks.declared_columns())
+    return tuple((col.name, col.field) for col in scorers.declared_columns())
 
 
-def summarize(items: Iterable[tasks.ItemResult]) -> dict[str, Any]:
+def summarize(items: Iterable[scorers.ItemResult]) -> dict[str, Any]:
     """One group's counts and accuracies, in a single pass over its items."""
     acc = _Summary(_declared_fields())
     for it in items:
@@ -176,7 +176,7 @@ def summarize(items: Iterable[tasks.ItemResult]) -> dict[str, Any]:
     return acc.result()
 
 
-def summary_rows(items: Sequence[tasks.ItemResult]) -> list[dict[str, Any]]:
+def summary_rows(items: Sequence[scorers.ItemResult]) -> list[dict[str, Any]]:
     """The "all" row and one row per group of each dimension (a dimension's empty group is left out,
     e.g. difficulty outside FinChain; the dataset dimension keeps it)."""
     fields = _declared_fields()
@@ -226,7 +226,7 @@ def csv_text(rows: Sequence[dict[str, Any]]) -> str:
 
 
 _PCT = {"accuracy", "strict_accuracy", "flexible_accuracy", "upstream_accuracy", "rule_accuracy", "keyword_accuracy", "judge_accuracy", "mean_step_recall",
-        "pass_rate", "conversation_accuracy"} | {c.name for c in tasks.declared_columns()}
+        "pass_rate", "conversation_accuracy"} | {c.name for c in scorers.declared_columns()}
 
 
 def md_table(rows: Sequence[dict[str, Any]], cols: Sequence[str], headers: Sequence[str] | None = None) -> str:

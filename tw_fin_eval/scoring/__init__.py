@@ -3,6 +3,6 @@ the reports over scored items live in `tw_fin_eval.reports`.
 
 One place for each rule: `answers.numbers` (number parsing), `answers.extract` (where the answer is),
 `answers.match` (when it is right), `answers.vocabulary` (every word list), `judge` (LLM judge protocol
-and calls), `tasks` (per-task_type scorers behind a registry), `engine` (records + runs → items). The
+and calls), `scorers` (per-task_type scorers behind a registry), `engine` (records + runs → items). The
 `evaluate` metrics in `metrics/` and the `score` / `selfcheck` commands are thin shells over these modules.
 """

@@ -28,7 +28,7 @@ from tw_fin_eval.reports.stats import quantile
 from tw_fin_eval.schema import Tolerance, split_think
 from tw_fin_eval.scoring import gold as gold_mod
 from tw_fin_eval.scoring import judge as judge_mod
-from tw_fin_eval.scoring import tasks
+from tw_fin_eval.scoring import scorers
 from tw_fin_eval.scoring.plugins import load_plugins
 
 Key = tuple[str, int | None]
@@ -73,9 +73,9 @@ def _validated(path: str | os.PathLike, lineno: int, rec: dict[str, Any]) -> str
     if tt is None and _looks_like_runs_line(rec):
         raise InputError("this is a runs file (lines with a response and no task_type), not a data file: "
                          "pass it with --runs and the records with --data", path=path, line=lineno, item_id=rid)
-    scorer = tasks.scorer_for(tt) if isinstance(tt, str) else None
+    scorer = scorers.scorer_for(tt) if isinstance(tt, str) else None
     if scorer is None:
-        raise InputError(f"unknown task_type {tt!r} (known: {', '.join(sorted(tasks.SCORERS))})",
+        raise InputError(f"unknown task_type {tt!r} (known: {', '.join(sorted(scorers.SCORERS))})",
                          path=path, line=lineno, item_id=rid, field="task_type")
     try:
         scorer.validate(rec)
@@ -399,21 +399,21 @@ def check_runs_match(outcome: Outcome, data_paths: Sequence[str | os.PathLike],
     return None
 
 
-def mark_truncated(item: tasks.ItemResult) -> None:
+def mark_truncated(item: scorers.ItemResult) -> None:
     """A reply cut off by the length limit (finish_reason "length") without a final answer line is wrong
     and counted as truncated; one that still wrote its 「答案：」 line is scored as usual."""
-    if item.mode == extract.STRICT or item.decided_by == tasks.JUDGE or item.status not in (tasks.SCORED,
-                                                                                               tasks.PENDING):
+    if item.mode == extract.STRICT or item.decided_by == scorers.JUDGE or item.status not in (scorers.SCORED,
+                                                                                               scorers.PENDING):
         return
     item.truncated = True
     if item.judge_request is None:
-        item.status, item.correct, item.decided_by = tasks.SCORED, False, item.decided_by or tasks.RULE
+        item.status, item.correct, item.decided_by = scorers.SCORED, False, item.decided_by or scorers.RULE
         item.reason = "cut off by the length limit before a final answer line"
 
 
 @dataclass
 class Outcome:
-    items: list[tasks.ItemResult]
+    items: list[scorers.ItemResult]
     issues: Issues
     agreement: dict[str, Any] | None
     judge_calls: int
@@ -422,7 +422,7 @@ class Outcome:
     run_stats: RunStats | None = None
 
 
-ItemSink = Callable[[tasks.ItemResult, dict[str, Any]], None]
+ItemSink = Callable[[scorers.ItemResult, dict[str, Any]], None]
 
 
 def _details(record: dict[str, Any], turn: int | None, row: dict[str, Any] | None) -> dict[str, Any]:
@@ -447,15 +447,15 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
     issues = issues or Issues()
     cfg = judge_config or judge_mod.JudgeConfig()
     judge_mod.check_not_self_judge(cfg, runs.models)
-    ctx = tasks.Context(tolerance=tolerance, judge_enabled=cfg.enabled)
+    ctx = scorers.ScoreSettings(tolerance=tolerance, judge_enabled=cfg.enabled)
     _prepare_scorers(records)
     prompts = _Prompts() if check_prompts else None
 
-    items: list[tasks.ItemResult] = []
+    items: list[scorers.ItemResult] = []
     expected: set[Key] = set()
     try:
         for rec in records:
-            scorer = tasks.SCORERS[rec["task_type"]]
+            scorer = scorers.SCORERS[rec["task_type"]]
             for unit in scorer.units(rec):
                 key = (rec["id"], unit)
                 expected.add(key)
@@ -478,12 +478,12 @@ def _prepare_scorers(records: Iterable[dict[str, Any]]) -> None:
     """Give the scorers that need the whole record set (e.g. FinChain's labels per template) their records."""
     types = records.task_types if isinstance(records, RecordFiles) else {r["task_type"] for r in records}
     for tt in sorted(types):
-        if type(tasks.SCORERS[tt]).prepare is not tasks.TaskScorer.prepare:  # only scorers that need the set
-            tasks.SCORERS[tt].prepare(r for r in records if r["task_type"] == tt)
+        if type(scorers.SCORERS[tt]).prepare is not scorers.TaskScorer.prepare:  # only scorers that need the set
+            scorers.SCORERS[tt].prepare(r for r in records if r["task_type"] == tt)
 
 
-def _score_unit(rec: dict[str, Any], unit: int | None, scorer: tasks.TaskScorer, runs: RunsIndex,
-                prompts: _Prompts | None, ctx: tasks.Context, issues: Issues) -> tuple[tasks.ItemResult, Any]:
+def _score_unit(rec: dict[str, Any], unit: int | None, scorer: scorers.TaskScorer, runs: RunsIndex,
+                prompts: _Prompts | None, ctx: scorers.ScoreSettings, issues: Issues) -> tuple[scorers.ItemResult, Any]:
     """One unit: scored from its successful runs line (stale when the line answered an older prompt; also
     against the upstream gold where the gold was fixed), an error when its generation failed, else not run.
     Returns the item and its runs line (None without one)."""
@@ -493,24 +493,24 @@ def _score_unit(rec: dict[str, Any], unit: int | None, scorer: tasks.TaskScorer,
         row = runs.row(key)
         want = prompts.sha256(rec, unit, row.get("history")) if prompts and "messages_sha256" in row else None
         if want is not None and row.get("messages_sha256") != want:
-            item = tasks.new_item(rec, unit, status=STALE, reason="the runs line answered an older "
+            item = scorers.new_item(rec, unit, status=STALE, reason="the runs line answered an older "
                                   "prompt (messages_sha256 differs from today's record): re-run it")
             issues.stale.append(key_str(key))
         else:
             response = row.get("response") or ""
             item = scorer.score(rec, unit, response, ctx)
             view = gold_mod.upstream_view(rec, unit)
-            if view is not None and item.status == tasks.SCORED and item.decided_by != tasks.JUDGE:
+            if view is not None and item.status == scorers.SCORED and item.decided_by != scorers.JUDGE:
                 item.upstream_correct = scorer.score(view, unit, response, ctx).correct
         item.finish_reason = row.get("finish_reason")
         if item.finish_reason == "length":
             mark_truncated(item)
     elif key in runs.failures:
-        item = tasks.new_item(rec, unit, status=tasks.ERROR, correct=False,
+        item = scorers.new_item(rec, unit, status=scorers.ERROR, correct=False,
                               reason=f"generation failed: {runs.failures[key]}")
         issues.failed_generations.append(f"{key_str(key)}: {runs.failures[key]}")
     else:
-        item = tasks.new_item(rec, unit, status=tasks.NOT_RUN, reason="no line in the runs file")
+        item = scorers.new_item(rec, unit, status=scorers.NOT_RUN, reason="no line in the runs file")
         issues.not_run.append(key_str(key))
     return item, row
 
@@ -528,7 +528,7 @@ def _note_run_issues(issues: Issues, runs: RunsIndex, expected: set[Key]) -> Non
     issues.run_datasets = {ds: c["lines"] for ds, c in sorted(runs.stats.by_dataset.items())}
 
 
-def _judge(items: list[tasks.ItemResult], cfg: judge_mod.JudgeConfig, judge_runner: judge_mod.JudgeRunner | None,
+def _judge(items: list[scorers.ItemResult], cfg: judge_mod.JudgeConfig, judge_runner: judge_mod.JudgeRunner | None,
            progress: bool) -> tuple[dict[str, Any] | None, judge_mod.JudgeRunner | None]:
     """Ask the judge for every item with a judge request and fold the verdicts in (agreement when judged twice)."""
     to_judge = [it for it in items if it.judge_request is not None]
@@ -538,7 +538,7 @@ def _judge(items: list[tasks.ItemResult], cfg: judge_mod.JudgeConfig, judge_runn
         runner = runner or judge_mod.JudgeRunner(cfg, progress=progress)
         verdicts = runner.run([it.judge_request for it in to_judge])
         for it, vs in zip(to_judge, verdicts):
-            tasks.SCORERS[it.task_type].apply_verdicts(it, vs)
+            scorers.SCORERS[it.task_type].apply_verdicts(it, vs)
         if cfg.repeats >= 2:
             agreement = {"all": judge_mod.agreement(verdicts)}
             for tt in sorted({it.task_type for it in to_judge}):

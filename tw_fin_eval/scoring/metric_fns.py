@@ -9,7 +9,7 @@ from typing import Any
 
 from tw_fin_eval.answers import extract, match
 from tw_fin_eval.schema import tolerance_from
-from tw_fin_eval.scoring import judge, tasks
+from tw_fin_eval.scoring import judge, scorers
 
 
 def _check_lengths(**cols: Sequence[Any] | None) -> int:
@@ -65,12 +65,12 @@ def _gold_fields(ref: Any, gold_answer: str | None) -> dict[str, Any]:
     return {"answer_value": value, "answer_text": None, "answer": gold_answer or ref_s}
 
 
-def _ctx(rel_tol: float | None, abs_tol: float | None) -> tasks.Context:
+def _ctx(rel_tol: float | None, abs_tol: float | None) -> scorers.ScoreSettings:
     """Score settings with the caller's tolerance, or none (the scorer picks) when neither part is given."""
-    return tasks.Context(tolerance=tolerance_from(rel_tol, abs_tol))
+    return scorers.ScoreSettings(tolerance=tolerance_from(rel_tol, abs_tol))
 
 
-def _item_json(it: tasks.ItemResult) -> dict[str, Any]:
+def _item_json(it: scorers.ItemResult) -> dict[str, Any]:
     return {"correct": bool(it.correct), "flexible_correct": bool(it.flexible_correct), "extracted": it.extracted,
             "mode": it.mode, "path": it.match_path, "refused": it.refused}
 
@@ -87,7 +87,7 @@ def numeric_match(predictions: Sequence[str], references: Sequence[Any], questio
     gives the verdicts of `tw-fin-eval score`."""
     n = _check_lengths(predictions=predictions, references=references, questions=questions,
                        gold_answers=gold_answers, answer_scales=answer_scales)
-    ctx, scorer = _ctx(rel_tol, abs_tol), tasks.SCORERS["numeric"]
+    ctx, scorer = _ctx(rel_tol, abs_tol), scorers.SCORERS["numeric"]
     items = []
     for i, (pred, ref) in enumerate(zip(predictions, references)):
         rec = {"id": f"item-{i}", "task_type": "numeric", "question": _at(questions, i),
@@ -115,7 +115,7 @@ def conv_turn_match(predictions: Sequence[str], references: Sequence[Any], conve
     earlier turn keeps later year golds exact, as in `tw-fin-eval score`."""
     n = _check_lengths(predictions=predictions, references=references, conversation_ids=conversation_ids,
                        questions=questions, gold_answers=gold_answers, answer_scales=answer_scales)
-    ctx, scorer = _ctx(rel_tol, abs_tol), tasks.SCORERS["conversation_numeric"]
+    ctx, scorer = _ctx(rel_tol, abs_tol), scorers.SCORERS["conversation_numeric"]
     items = []
     earlier: dict[str, list[dict[str, Any]]] = {}  # a conversation's rows so far, in row order (turn order)
     for i, (pred, ref) in enumerate(zip(predictions, references)):
@@ -130,7 +130,7 @@ def conv_turn_match(predictions: Sequence[str], references: Sequence[Any], conve
         convs.setdefault(str(cid), []).append(bool(it.correct))
     out: dict[str, Any] = {
         "turn_accuracy": _mean([float(bool(it.correct)) for it in items]) or 0.0,
-        "conversation_accuracy": tasks.conversation_accuracy(
+        "conversation_accuracy": scorers.conversation_accuracy(
             (str(cid), bool(it.correct)) for cid, it in zip(conversation_ids, items))[1] or 0.0,
         "flexible_turn_accuracy": _mean([float(bool(it.flexible_correct)) for it in items]) or 0.0,
         "n_turns": n, "n_conversations": len(convs),
@@ -151,7 +151,7 @@ def finchain_step_recall(predictions: Sequence[str], references: Sequence[Any], 
     n = _check_lengths(predictions=predictions, references=references, steps=steps, questions=questions,
                        gold_answers=gold_answers)
     ctx = _ctx(rel_tol, abs_tol)
-    scorer = tasks.FinChainScorer()
+    scorer = scorers.FinChainScorer()
     recs = []
     for i, (ref, st) in enumerate(zip(references, steps)):
         rec = {"id": f"item-{i}", "task_type": "numeric_cot", "template_id": "batch", "question": _at(questions, i),
@@ -166,7 +166,7 @@ def finchain_step_recall(predictions: Sequence[str], references: Sequence[Any], 
     items = [scorer.score(rec, None, pred, ctx) for rec, pred in zip(recs, predictions)]
     recalls = [it.step_recall for it in items if it.step_recall is not None]
     f1s = [it.step_f1 for it in items if it.step_f1 is not None]
-    decided = [it for it in items if it.status == tasks.SCORED]
+    decided = [it for it in items if it.status == scorers.SCORED]
     out: dict[str, Any] = {
         "accuracy": _mean([float(bool(it.correct)) for it in decided]) or 0.0,
         "flexible_accuracy": _mean([float(bool(it.flexible_correct)) for it in decided]) or 0.0,
@@ -179,7 +179,7 @@ def finchain_step_recall(predictions: Sequence[str], references: Sequence[Any], 
     if return_items:
         out["items"] = [{**_item_json(it), "correct": it.correct, "step_recall": it.step_recall,
                          "step_precision": it.step_precision, "step_f1": it.step_f1,
-                         "keyword_undecided": it.status == tasks.PENDING} for it in items]
+                         "keyword_undecided": it.status == scorers.PENDING} for it in items]
     return out
 
 

@@ -32,17 +32,17 @@ from tw_fin_eval import paths
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.reports import outputs, summary
 from tw_fin_eval.schema import DEFAULT_TOLERANCE
-from tw_fin_eval.scoring import engine, samples, tasks
+from tw_fin_eval.scoring import engine, samples, scorers
 
 
 def gold_output(record: dict[str, Any], turn: int | None) -> str:
     """The gold answer of one item written as a model output (the scorer's writer)."""
-    return tasks.SCORERS[record["task_type"]].gold_output(record, turn)
+    return scorers.SCORERS[record["task_type"]].gold_output(record, turn)
 
 
 def corrupt_output(record: dict[str, Any], turn: int | None, labels: Sequence[str] = ()) -> tuple[str, str]:
     """(kind, output) — a wrong answer of the kinds models produce."""
-    return tasks.SCORERS[record["task_type"]].corrupt_output(record, turn, labels)
+    return scorers.SCORERS[record["task_type"]].corrupt_output(record, turn, labels)
 
 
 def _runs_index(outputs: dict[engine.Key, str]) -> engine.RunsIndex:
@@ -57,7 +57,7 @@ def _runs_index(outputs: dict[engine.Key, str]) -> engine.RunsIndex:
 def build_outputs(records: Sequence[dict[str, Any]]) -> dict[engine.Key, str]:
     out: dict[engine.Key, str] = {}
     for rec in records:
-        for unit in tasks.SCORERS[rec["task_type"]].units(rec):
+        for unit in scorers.SCORERS[rec["task_type"]].units(rec):
             out[(rec["id"], unit)] = gold_output(rec, unit)
     return out
 
@@ -71,8 +71,8 @@ def corrupt(records: Sequence[dict[str, Any]], outputs: dict[engine.Key, str], *
             labels[r.get("template_id") or ""].add(r["answer_text"])
     by_ds: dict[str, list[tuple[dict[str, Any], int | None]]] = defaultdict(list)
     for rec in records:
-        if tasks.SCORERS[rec["task_type"]].rule_scored:
-            for unit in tasks.SCORERS[rec["task_type"]].units(rec):
+        if scorers.SCORERS[rec["task_type"]].rule_scored:
+            for unit in scorers.SCORERS[rec["task_type"]].units(rec):
                 by_ds[rec.get("dataset") or "?"].append((rec, unit))
     rng = random.Random(seed)
     chosen: dict[engine.Key, tuple[str, str]] = {}
@@ -124,7 +124,7 @@ def off_by_ten_percent(records: Sequence[dict[str, Any]]) -> dict[engine.Key, st
     Only answers the tolerance legitimately accepts survive (zeros, values within 0.005 of the gold)."""
     out: dict[engine.Key, str] = {}
     for rec in records:
-        scorer = tasks.SCORERS[rec["task_type"]]
+        scorer = scorers.SCORERS[rec["task_type"]]
         for unit in scorer.units(rec):
             if (text := scorer.off_by_ten_output(rec, unit)) is not None:
                 out[(rec["id"], unit)] = text
@@ -143,15 +143,15 @@ def main(args: argparse.Namespace) -> int:
     rows = [r for r in summary.summary_rows(gold.items) if r["dimension"] == "dataset"]
     summary.print_table(rows, ["group", "items", "decided", "accuracy", "strict_accuracy", "pending",
                               "bare_numeral_decided", "mean_step_recall", "conversation_accuracy"])
-    failures = [it for it in gold.items if tasks.SCORERS[it.task_type].rule_scored and it.status == tasks.SCORED and not it.correct]
+    failures = [it for it in gold.items if scorers.SCORERS[it.task_type].rule_scored and it.status == scorers.SCORED and not it.correct]
     print(f"\n== {100 * args.corrupt:.0f}% corrupted (seed {args.seed}) ==")
-    by_ds: dict[str, list[tasks.ItemResult]] = defaultdict(list)
+    by_ds: dict[str, list[scorers.ItemResult]] = defaultdict(list)
     for it in bad.items:
         by_ds[it.dataset or "?"].append(it)
     print(f"{'dataset':<16} {'accuracy':>9} {'corrupted':>9} {'still judged right':>19}")
     for ds, its in sorted(by_ds.items()):
-        decided = [it for it in its if it.status == tasks.SCORED]
-        if not decided or not tasks.SCORERS[its[0].task_type].rule_scored:
+        decided = [it for it in its if it.status == scorers.SCORED]
+        if not decided or not scorers.SCORERS[its[0].task_type].rule_scored:
             continue
         acc = sum(1 for it in decided if it.correct) / len(decided)
         hit = [it for it in its if (it.id, it.turn) in chosen]

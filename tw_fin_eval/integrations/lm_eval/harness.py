@@ -23,7 +23,7 @@ from tw_fin_eval.answers import extract
 from tw_fin_eval.data_input import DEFAULT_HUB_ID, RELEASE_SPLIT, read_records, resolve
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.runner.requests import record_tasks
-from tw_fin_eval.scoring import tasks
+from tw_fin_eval.scoring import scorers
 
 RELEASE_ENV = "TW_FIN_EVAL_RELEASE"  # default location of the release when --metadata does not say
 TASK_CONFIGS = ("finqa", "convfinqa", "finchain")
@@ -76,34 +76,34 @@ def prepare(records: Sequence[dict[str, Any]]) -> None:
     for rec in records:
         by_type.setdefault(str(rec.get("task_type")), []).append(rec)
     for tt, recs in by_type.items():
-        scorer = tasks.scorer_for(tt)
+        scorer = scorers.scorer_for(tt)
         if scorer is None:
             raise InputError(f"unknown task_type {tt!r}", item_id=str(recs[0].get("id")))
         scorer.prepare(recs)
 
 
-def score_doc(doc: Doc, response: str) -> tasks.ItemResult:
+def score_doc(doc: Doc, response: str) -> scorers.ItemResult:
     record = json.loads(doc["record"])
-    scorer = tasks.scorer_for(record["task_type"])
+    scorer = scorers.scorer_for(record["task_type"])
     if scorer is None:
         raise InputError(f"unknown task_type {record['task_type']!r}", item_id=doc["id"])
-    return scorer.score(record, doc["turn"], response or "", tasks.Context())
+    return scorer.score(record, doc["turn"], response or "", scorers.ScoreSettings())
 
 
-def _flexible(item: tasks.ItemResult) -> bool:
+def _flexible(item: scorers.ItemResult) -> bool:
     """Right under any extraction mode: the scorer's flexible verdict where it reports one."""
     value = getattr(item, "flexible_correct", None)
     return bool(item.correct) if value is None else bool(value)
 
 
-def metrics_for(doc: Doc, item: tasks.ItemResult) -> dict[str, Any]:
+def metrics_for(doc: Doc, item: scorers.ItemResult) -> dict[str, Any]:
     correct = bool(item.correct)
     out: dict[str, Any] = {
         "acc": float(correct),
-        "strict_acc": float(correct and item.mode == extract.STRICT and item.decided_by != tasks.JUDGE),
+        "strict_acc": float(correct and item.mode == extract.STRICT and item.decided_by != scorers.JUDGE),
         "flexible_acc": float(_flexible(item)),
     }
-    scorer = tasks.SCORERS[item.task_type]
+    scorer = scorers.SCORERS[item.task_type]
     if scorer.scores_steps:
         out["step_recall"] = item.step_recall
     if scorer.conversational:
@@ -124,7 +124,7 @@ def mean_skip_none(values: Sequence[float | None]) -> float:
 def _conversations(values: Sequence[tuple[str, bool, int]]) -> tuple[int, float | None, int]:
     """(complete conversations, share of them with every turn right, conversations cut short): a conversation is
     complete when all its turns were evaluated — `--limit` counts documents (turns), so it usually cuts the last
-    one. The rule itself is `tasks.conversation_accuracy` (the report's)."""
+    one. The rule itself is `scorers.conversation_accuracy` (the report's)."""
     seen: dict[str, int] = {}
     sizes: dict[str, int] = {}
     turns: list[tuple[str, bool | None]] = []
@@ -133,7 +133,7 @@ def _conversations(values: Sequence[tuple[str, bool, int]]) -> tuple[int, float 
         seen[cid] = seen.get(cid, 0) + 1
         sizes[cid] = n_turns
     turns += [(cid, None) for cid, n in seen.items() if n != sizes[cid]]  # not every turn evaluated once
-    complete, acc = tasks.conversation_accuracy(turns)
+    complete, acc = scorers.conversation_accuracy(turns)
     return complete, acc, len(seen) - complete
 
 

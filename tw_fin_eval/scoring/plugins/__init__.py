@@ -1,8 +1,8 @@
 """Plug-ins: benchmarks that bring their own judge protocol (FinSearchComp) or task scorer.
 
 A plug-in is a module that, on import, calls `tw_fin_eval.scoring.judge.register_protocol(...)` /
-`register_task_protocol(task_type, name)` and, for a new task type, `tw_fin_eval.scoring.tasks.register(...)`
-(a `tasks.JudgedScorer(task_type, required_fields)` is enough for judge-only items). Plug-ins are found in
+`register_task_protocol(task_type, name)` and, for a new task type, `tw_fin_eval.scoring.scorers.register(...)`
+(a `scorers.JudgedScorer(task_type, required_fields)` is enough for judge-only items). Plug-ins are found in
 two places, both imported once before scoring:
 - every module in this folder (`tw_fin_eval/scoring/plugins/<name>.py`);
 - the modules named in $TW_FIN_EVAL_PLUGINS (comma-separated import paths).

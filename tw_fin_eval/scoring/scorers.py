@@ -98,7 +98,7 @@ def new_item(record: dict[str, Any], turn: int | None, **kw: Any) -> ItemResult:
 
 
 @dataclass
-class Context:
+class ScoreSettings:
     tolerance: Tolerance | None = None  # None: the scorer picks (the default, or a question's stated rounding)
     judge_enabled: bool = False
 
@@ -158,7 +158,7 @@ class TaskScorer:
     def prepare(self, records: Sequence[dict[str, Any]]) -> None:
         pass
 
-    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
+    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: ScoreSettings) -> ItemResult:
         raise NotImplementedError
 
     def apply_verdicts(self, item: ItemResult, verdicts: list[judge.Verdict]) -> None:
@@ -194,7 +194,7 @@ def year_tolerance(gold_value: float, asked: Sequence[str | None]) -> Tolerance 
 
 
 def _numeric_item(record: dict[str, Any], turn: int | None, response: str, gold: dict[str, Any],
-                  questions: list[str | None], ctx: Context, asked: Sequence[str | None] = ()) -> ItemResult:
+                  questions: list[str | None], ctx: ScoreSettings, asked: Sequence[str | None] = ()) -> ItemResult:
     """A numeric or yes/no answer scored by rule (FinQA items, ConvFinQA turns). `asked`: the questions a
     year gold is recognised from (the conversation so far)."""
     if gold.get("answer_value") is None:
@@ -241,7 +241,7 @@ class NumericScorer(_NumericOutputs, TaskScorer):
     def validate(self, record: dict[str, Any]) -> None:
         _validate_gold(record, record, "answer_value")
 
-    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
+    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: ScoreSettings) -> ItemResult:
         return _numeric_item(record, turn, response, record, [record.get("question")], ctx)
 
 
@@ -260,7 +260,7 @@ class ConversationScorer(_NumericOutputs, TaskScorer):
     def cluster(self, record: dict[str, Any], turn: int | None) -> str:
         return record["id"]  # the turns of one conversation share a table and a history
 
-    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
+    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: ScoreSettings) -> ItemResult:
         t = record["turns"][turn or 0]
         asked = [u.get("question") for u in record["turns"][:(turn or 0) + 1]]
         return _numeric_item(record, turn, response, t, [t.get("question")], ctx, asked)
@@ -524,7 +524,7 @@ class FinChainScorer(TaskScorer):
         return distinct.pop() == gold
 
     @staticmethod
-    def tolerance(record: dict[str, Any], ctx: Context) -> Tolerance:
+    def tolerance(record: dict[str, Any], ctx: ScoreSettings) -> Tolerance:
         """The tolerance the question's stated rounding implies (`match.stated_decimals`: half a unit in the
         asked decimal place), unless the caller chose a tolerance of its own."""
         if ctx.tolerance is not None:
@@ -532,7 +532,7 @@ class FinChainScorer(TaskScorer):
         decimals = match.stated_decimals(record)
         return DEFAULT_TOLERANCE if decimals is None else Tolerance.for_decimals(decimals)
 
-    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
+    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: ScoreSettings) -> ItemResult:
         steps = step_scores(response, record.get("steps") or [], DEFAULT_TOLERANCE, record.get("question"))
         kw = {"step_recall": steps.recall, "step_precision": steps.precision, "step_f1": steps.f1}
         if record["answer_type"] == "numeric":
@@ -573,7 +573,7 @@ class ChoiceScorer(TaskScorer):
         _need(record, isinstance(ans, list) and len(ans) > 0 and all(isinstance(a, str) for a in ans), "answer",
               "an answer list of option codes")
 
-    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
+    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: ScoreSettings) -> ItemResult:
         m = match.match_choice(response, record["answer"], record.get("option_format"))
         return new_item(record, turn, correct=m.correct and m.mode == extract.STRICT,
                         extracted=",".join(m.predicted) or None, mode=m.mode, decided_by=RULE,
@@ -593,7 +593,7 @@ class JudgedScorer(TaskScorer):
             v = record.get(name)
             _need(record, v is not None and v != "" and v != [], name, what)
 
-    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: Context) -> ItemResult:
+    def score(self, record: dict[str, Any], turn: int | None, response: str, ctx: ScoreSettings) -> ItemResult:
         item = new_item(record, turn, status=PENDING, mode="judge")
         protocol = judge.protocol_for(self.task_type)
         if protocol is None:
