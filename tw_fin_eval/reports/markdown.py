@@ -129,6 +129,10 @@ def _header(outcome: Outcome, inputs: dict[str, Any], doc: dict[str, Any] | None
                   + (f", {outcome.judge_cache_hits} replies from the cache)" if outcome.judge_cache_hits else ")")
                   if cfg.enabled else "none (judged items are pending)")
     parts += [f"- judge: {judge_line}", ""]
+    if doc is not None and doc.get("headline"):
+        parts += ["## Headline", "", f"**{doc['headline']['text']}**", "",
+                  "Every subset weighs the same in the macro average; its interval combines the subsets' intervals "
+                  "(independent samples). The pooled figure over every unit is further down, labelled as such.", ""]
     parts += ["Accuracy = correct / (decided + failed generations); rules decide first, the judge only where "
               "rules cannot. pending / missing (unparseable verdict) / not_run / stale are excluded and counted.", ""]
     not_run = sum(1 for it in items if it.status == scorers.NOT_RUN)
@@ -148,7 +152,9 @@ def _summary_tables(rows: Sequence[dict[str, Any]]) -> list[str]:
     by_dim = defaultdict(list)
     for r in rows:
         by_dim[r["dimension"]].append(r)
-    parts += ["## Overall", "", md_table(by_dim["all"], main_cols), ""]
+    parts += ["## Pooled over every unit (not the headline)", "",
+              "Larger subsets weigh more here; the headline above is the macro average.", "",
+              md_table(by_dim["all"], main_cols), ""]
     parts += ["## By dataset", "", md_table(by_dim["dataset"], main_cols), ""]
     parts += ["## Rule / keyword / judge accuracy by dataset", "",
               md_table(by_dim["dataset"], ["group", "accuracy", "rule_decided", "rule_accuracy", "keyword_decided",

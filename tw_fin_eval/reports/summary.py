@@ -26,6 +26,7 @@ from typing import Any
 from tw_fin_eval.answers import extract
 from tw_fin_eval.scoring import gold, scorers
 from tw_fin_eval.scoring.engine import STALE
+from tw_fin_eval.subsets import group_sort_key
 
 COLUMNS = [
     "model", "dimension", "dataset", "group", "items", "run", "decided", "correct", "accuracy", "strict_accuracy",
@@ -200,7 +201,9 @@ def summary_rows(items: Sequence[scorers.ItemResult]) -> list[dict[str, Any]]:
         for key, acc in cells.items():
             ds = "" if dim == "dataset" else (key[ds_index] or "")
             groups[(ds, "" if key[i] is None else str(key[i]))].append(acc)
-        for (ds, value), parts in sorted(groups.items()):
+        # groups in their subset's declared order (FinChain difficulty 基礎 → 中級 → 進階), others alphabetically
+        for (ds, value), parts in sorted(groups.items(),
+                                         key=lambda kv: (kv[0][0], group_sort_key(kv[0][0], dim)(kv[0][1]))):
             if dim != "dataset" and value == "":
                 continue  # e.g. difficulty is null outside FinChain
             rows.append({"dimension": dim, "dataset": ds, "group": value, **merged(parts)})

@@ -460,6 +460,7 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
                 key = (rec["id"], unit)
                 expected.add(key)
                 item, row = _score_unit(rec, unit, scorer, runs, prompts, ctx, issues)
+                item.failure_kind, item.failure_why = scorer.explain_failure(item, rec, unit)
                 item.cluster = sys.intern(scorer.cluster(rec, unit))  # shared by a cluster's units
                 item.gold_status = gold_mod.status(rec, unit)
                 if on_item is not None:
@@ -538,7 +539,9 @@ def _judge(items: list[scorers.ItemResult], cfg: judge_mod.JudgeConfig, judge_ru
         runner = runner or judge_mod.JudgeRunner(cfg, progress=progress)
         verdicts = runner.run([it.judge_request for it in to_judge])
         for it, vs in zip(to_judge, verdicts):
-            scorers.SCORERS[it.task_type].apply_verdicts(it, vs)
+            scorer = scorers.SCORERS[it.task_type]
+            scorer.apply_verdicts(it, vs)
+            it.failure_kind, it.failure_why = scorer.explain_failure(it, None, it.turn)
         if cfg.repeats >= 2:
             agreement = {"all": judge_mod.agreement(verdicts)}
             for tt in sorted({it.task_type for it in to_judge}):
