@@ -75,3 +75,28 @@ def test_the_reports_say_how_the_records_were_chosen(tmp_path, capsys):
     html = (tmp_path / "rep_prop" / "report.html").read_text(encoding="utf-8")
     for text in (md, html):
         assert "proportional stratified random sample of 20 of 100 records" in text and "--sample-seed 4" in text
+
+
+def test_compare_weights_an_equal_sample_back_too(tmp_path, capsys):
+    from tw_fin_eval.testing import FakeOpenAIServer
+
+    data = _data(tmp_path)
+    folders = []
+    def always_right(body: dict) -> str:
+        return "答案：" + body["messages"][-1]["content"].split("第 ", 1)[1].split(" 題", 1)[0]
+
+    for model, responder in (("x", _answer), ("y", always_right)):
+        runs = tmp_path / f"{model}.jsonl"
+        with FakeOpenAIServer(responder) as srv:
+            assert cli_main(["run", "--data", str(data), "--base-url", srv.url, "--model", model, "--out", str(runs),
+                             "--quiet", "--sample", "20", "--sample-allocation", "equal"]) == 0
+        out = tmp_path / f"rep_{model}"
+        assert cli_main(["score", "--data", str(data), "--runs", str(runs), "--out", str(out), "--quiet"]) == 0
+        folders.append(out)
+    cmp_dir = tmp_path / "cmp"
+    assert cli_main(["compare", *map(str, folders), "--out", str(cmp_dir), "--quiet"]) == 0
+    capsys.readouterr()
+    f = json.loads((cmp_dir / "compare.json").read_text(encoding="utf-8"))["subsets"]["finqa"]
+    # x is right on stratum A (80% of the file) only, y everywhere: the subset difference is −20 points
+    assert f["weighted"] is True and f["a"] == pytest.approx(0.8) and f["b"] == pytest.approx(1.0)
+    assert f["diff"] == pytest.approx(-0.2)  # the unweighted sample would say −50

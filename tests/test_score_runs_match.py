@@ -70,7 +70,7 @@ def test_terminal_summary_shows_stale_and_every_other_not_scored_count(tmp_path,
     rc, cap, *_ = _score(tmp_path, finqa, lines, capsys)
     assert rc == 0
     out = cap.out
-    assert "stale" in out.splitlines()[0]  # a column of the table
+    assert "stale" in out.splitlines()[1]  # a column of the table (after the headline)
     assert "not scored: not run 1; stale (prompt changed; re-run) 1" in out
     assert "failed generations (counted wrong) 1" in out and "pending 0" in out and "missing verdict 0" in out
     assert "runs lines matching no record 0 of 7 keys" in out

@@ -128,10 +128,14 @@ def main(args: argparse.Namespace) -> int:
     finally:
         spool.close()
     if not args.quiet:
-        rows = [r for r in report.summary_rows(outcome.items) if r["dimension"] in {"all", "dataset"}]
+        doc = json.loads(paths["results_json"].read_text(encoding="utf-8"))
+        print(f"headline: {doc['headline']['text']}")
+        rows = [dict(r, group="pooled (all units)") if r["dimension"] == "all" else r
+                for r in report.summary_rows(outcome.items) if r["dimension"] in {"all", "dataset"}]
         report.print_table(rows, ["group", "items", "run", "decided", "accuracy", "strict_accuracy", "judge_accuracy",
                                   "pending", "missing", "error", "not_run", "stale", "other_outcomes"])
         print(not_scored_line(rows[0], outcome.issues))
+        print("note: the pooled row weighs larger subsets more; the headline is the macro average")
     print(f"wrote {', '.join(str(p) for p in paths.values())} "
           f"({len(outcome.items)} items, {time.monotonic() - start:.2f}s)", file=sys.stderr)
     return 0

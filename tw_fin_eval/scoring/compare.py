@@ -63,6 +63,8 @@ class Report:
         self.model = self.doc.get("model") or folder.name
         self.label = self.model
         self.units: dict[str, dict[tuple[str, int | None], tuple[bool, str]]] = {}
+        self.strata: dict[str, dict[tuple[str, int | None], str]] = {}  # equal-allocation subsets: unit → stratum
+        designs = {name: (e.get("sampling") or {}) for name, e in (self.doc.get("subsets") or {}).items()}
         for lineno, r in iter_jsonl(lines_path):
             if not isinstance(r.get("id"), str) or "status" not in r:
                 raise InputError("not a results line (no id/status)", path=lines_path, line=lineno)
@@ -70,8 +72,23 @@ class Report:
                 continue
             key = (r["id"], r.get("turn"))
             cluster = r.get("cluster") or (r["id"] if r.get("turn") is None else f"{r['id']}#turn{r['turn']}")
-            self.units.setdefault(results_doc.config_name(r.get("dataset")), {})[key] = (bool(r.get("correct")),
-                                                                                          str(cluster))
+            name = results_doc.config_name(r.get("dataset"))
+            self.units.setdefault(name, {})[key] = (bool(r.get("correct")), str(cluster))
+            design = designs.get(name) or {}
+            if design.get("method") == "equal" and design.get("stratum_key"):
+                value = r.get(design["stratum_key"])
+                self.strata.setdefault(name, {})[key] = "" if value is None else str(value)
+
+    def weights(self, name: str, keys: list[tuple[str, int | None]]) -> list[float] | None:
+        """Per paired unit, the records of its stratum it stands for (equal-allocation samples), else None."""
+        strata = self.strata.get(name)
+        pops = ((self.doc.get("subsets") or {}).get(name, {}).get("sampling") or {}).get("strata") or {}
+        if not strata or not pops:
+            return None
+        records: dict[str, set[str]] = {}
+        for k in keys:
+            records.setdefault(strata.get(k, ""), set()).add(k[0])
+        return [pops.get(strata.get(k, ""), {}).get("population", 0) / len(records[strata.get(k, "")]) for k in keys]
 
 
 def compare_pair(a: Report, b: Report, *, resamples: int, seed: int) -> dict[str, Any]:
@@ -82,13 +99,25 @@ def compare_pair(a: Report, b: Report, *, resamples: int, seed: int) -> dict[str
         if not keys:
             continue
         n = len(keys)
-        ca = sum(ua[k][0] for k in keys)
-        cb = sum(ub[k][0] for k in keys)
+        w = a.weights(name, keys)
+        ws = w if w is not None else [1.0] * n
+        total = sum(ws)
+        ca = sum(wi for wi, k in zip(ws, keys) if ua[k][0])
+        cb = sum(wi for wi, k in zip(ws, keys) if ub[k][0])
         only_a = sum(1 for k in keys if ua[k][0] and not ub[k][0])
         only_b = sum(1 for k in keys if ub[k][0] and not ua[k][0])
-        iv = stats.bootstrap(stats.paired_clusters((ua[k][1], ua[k][0], ub[k][0]) for k in keys),
-                             resamples=resamples, seed=f"{seed}:{name}")
-        subsets[name] = {"a": ca / n, "b": cb / n, "diff": (ca - cb) / n, "ci95": [iv.lo, iv.hi],
+        if w is None:
+            clusters = stats.paired_clusters((ua[k][1], ua[k][0], ub[k][0]) for k in keys)
+        else:  # (Σ w·(a − b), Σ w) per cluster
+            sums: dict[str, list[float]] = {}
+            for wi, k in zip(ws, keys):
+                acc = sums.setdefault(ua[k][1], [0.0, 0.0])
+                acc[0] += wi * (float(ua[k][0]) - float(ub[k][0]))
+                acc[1] += wi
+            clusters = [(s0, s1) for s0, s1 in sums.values()]  # type: ignore[misc]
+        iv = stats.bootstrap(clusters, resamples=resamples, seed=f"{seed}:{name}")  # type: ignore[arg-type]
+        subsets[name] = {"a": ca / total, "b": cb / total, "diff": (ca - cb) / total, "ci95": [iv.lo, iv.hi],
+                         "weighted": w is not None,
                          "stderr": iv.stderr, "p_value": stats.mcnemar_exact(only_a, only_b), "n_paired": n,
                          "clusters": iv.clusters, "only_a": only_a, "only_b": only_b,
                          "both_right": sum(1 for k in keys if ua[k][0] and ub[k][0]),
@@ -99,8 +128,43 @@ def compare_pair(a: Report, b: Report, *, resamples: int, seed: int) -> dict[str
         diff = sum(s["diff"] for s in subsets.values()) / k
         se = math.sqrt(sum((s["stderr"] or 0.0) ** 2 for s in subsets.values())) / k
         macro = {"a": sum(s["a"] for s in subsets.values()) / k, "b": sum(s["b"] for s in subsets.values()) / k,
-                 "diff": diff, "ci95": [diff - 1.96 * se, diff + 1.96 * se], "stderr": se, "subsets": list(subsets)}
+                 "diff": diff, "ci95": [diff - 1.96 * se, diff + 1.96 * se], "stderr": se, "subsets": list(subsets),
+                 "p_value": stats.normal_p(diff, se)}
     return {"a": a.label, "b": b.label, "subsets": subsets, "macro_average": macro}
+
+
+ALPHA = 0.05
+
+
+def adjust(pairs: list[dict[str, Any]]) -> None:
+    """Holm's step-down adjustment in place: `p_holm` on every subset test over all subsets × pairs (one family),
+    and on the macro averages over the pairs (a second family)."""
+    tests = [s for pair in pairs for s in pair["subsets"].values() if s.get("p_value") is not None]
+    for s, p in zip(tests, stats.holm([s["p_value"] for s in tests])):
+        s["p_holm"] = p
+    macros = [pair["macro_average"] for pair in pairs if pair.get("macro_average")]
+    for m, p in zip(macros, stats.holm([m["p_value"] for m in macros])):
+        m["p_holm"] = p
+
+
+def verdict(pair: dict[str, Any], pairs: int = 1) -> str:
+    """One plain sentence: who is ahead on the macro average, by how much, and whether it is significant."""
+    mac = pair.get("macro_average")
+    if not mac:
+        return f"{pair['a']} and {pair['b']} have no subset scored in both: nothing to compare."
+    diff, (lo, hi), p = mac["diff"], mac["ci95"], mac.get("p_holm", mac.get("p_value"))
+    k = len(mac["subsets"])
+    where = f"on the macro average over {k} subset{'s' if k != 1 else ''} ({', '.join(mac['subsets'])})"
+    ptext = f"p = {p:.3g}" + (f", Holm-adjusted over the {pairs} pairs" if pairs > 1 else "")
+    span = f"95% CI {100 * lo:+.1f} to {100 * hi:+.1f} points; {ptext}"
+    if diff == 0:
+        return f"{pair['a']} and {pair['b']} are level {where} ({span}): no difference."
+    ahead, behind = (pair["a"], pair["b"]) if diff > 0 else (pair["b"], pair["a"])
+    significant = p is not None and p < ALPHA and (lo > 0 or hi < 0)
+    return (f"{ahead} is ahead of {behind} by {100 * abs(diff):.1f} points {where} ({span}): "
+            + ("the difference is significant at the 5% level." if significant else
+               "the difference is not significant at the 5% level — the interval includes 0, so this comparison "
+               "does not tell the two apart."))
 
 
 def ranking(reports: list[Report]) -> dict[str, list[dict[str, Any]]]:
@@ -140,16 +204,24 @@ def build(reports: list[Report], *, resamples: int = stats.DEFAULT_RESAMPLES,
     if len({dumps(g) for g in gens.values()}) > 1:
         warnings.append("generation settings differ: " + "; ".join(f"{k}: {dumps(v)}" for k, v in gens.items()))
     pairs = [compare_pair(a, b, resamples=resamples, seed=seed) for a, b in itertools.combinations(reports, 2)]
+    adjust(pairs)
+    for pair in pairs:
+        pair["verdict"] = verdict(pair, len(pairs))
     return {
         "schema": SCHEMA,
         "created": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         "method": {"pairing": "units scored in both (status scored or error; unanswerable gold excluded)",
                    "interval": "paired percentile bootstrap, clustered (convfinqa: conversation, finchain: "
                                "template, other: item)", "resamples": resamples, "seed": seed,
-                   "test": "McNemar exact (two-sided binomial on discordant units)"},
+                   "test": "McNemar exact (two-sided binomial on discordant units)",
+                   "multiple_comparisons": "Holm step-down (family-wise error 5%): over every subset × pair McNemar "
+                                           "test as one family, and over the pairs' macro-average tests as another",
+                   "macro_test": "normal approximation: z = macro difference / its standard error (the subsets' "
+                                 "paired bootstrap standard errors, independent subsets)"},
         "reports": [{"label": r.label, "model": r.doc.get("model"), "path": str(r.folder),
                      "created": r.doc.get("created"), "git_commit": r.doc.get("git_commit"),
-                     "generation": (r.doc.get("generation") or {}).get("settings")} for r in reports],
+                     "generation": (r.doc.get("generation") or {}).get("settings"),
+                     "headline": r.doc.get("headline")} for r in reports],
         "warnings": warnings,
         "subsets": pairs[0]["subsets"],
         "macro_average": pairs[0]["macro_average"],
@@ -174,18 +246,20 @@ def markdown(cmp: dict[str, Any]) -> str:
     m = cmp["method"]
     out += ["", f"diff = A − B in percentage points on the paired units; 95% CI: {m['interval']}, {m['resamples']} "
             f"resamples, seed {m['seed']}; p: {m['test']}.", ""]
+    out += [f"Multiple comparisons: {m.get('multiple_comparisons')}; macro average: {m.get('macro_test')}.", ""]
     for pair in cmp["pairs"]:
-        out += [f"## {pair['a']} (A) vs {pair['b']} (B)", "",
-                "| subset | n paired | A | B | diff (pt) | 95% CI (pt) | only A right | only B right | McNemar p |",
-                "|---|---|---|---|---|---|---|---|---|"]
+        out += [f"## {pair['a']} (A) vs {pair['b']} (B)", "", f"**{pair.get('verdict', '')}**", "",
+                "| subset | n paired | A | B | diff (pt) | 95% CI (pt) | only A right | only B right | p | p (Holm) |",
+                "|---|---|---|---|---|---|---|---|---|---|"]
+        mac = pair.get("macro_average")
+        if mac:
+            out.append(f"| **macro average** | | {_pct(mac['a'])} | {_pct(mac['b'])} | {_pt(mac['diff'])} | "
+                       f"{_pt(mac['ci95'][0])} to {_pt(mac['ci95'][1])} | | | {mac['p_value']:.4g} | "
+                       f"{mac.get('p_holm', mac['p_value']):.4g} |")
         for name, s in pair["subsets"].items():
             out.append(f"| {name} | {s['n_paired']} | {_pct(s['a'])} | {_pct(s['b'])} | {_pt(s['diff'])} | "
                        f"{_pt(s['ci95'][0])} to {_pt(s['ci95'][1])} | {s['only_a']} | {s['only_b']} | "
-                       f"{s['p_value']:.4g} |")
-        mac = pair.get("macro_average")
-        if mac:
-            out.append(f"| macro average | | {_pct(mac['a'])} | {_pct(mac['b'])} | {_pt(mac['diff'])} | "
-                       f"{_pt(mac['ci95'][0])} to {_pt(mac['ci95'][1])} | | | |")
+                       f"{s['p_value']:.4g} | {s.get('p_holm', s['p_value']):.4g} |")
         out.append("")
     if cmp.get("ranking"):
         out += ["## Ranking (each report's own accuracy and 95% interval)", ""]

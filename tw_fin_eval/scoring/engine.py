@@ -487,6 +487,7 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
                 else:
                     item = tasks.new_item(rec, unit, status=tasks.NOT_RUN, reason="no line in the runs file")
                     issues.not_run.append(key_str(key))
+                item.failure_kind, item.failure_why = scorer.explain_failure(item, rec, unit)
                 item.cluster = sys.intern(scorer.cluster(rec, unit))  # shared by a cluster's units
                 item.gold_status = gold_mod.status(rec, unit)
                 if on_item is not None:
@@ -511,7 +512,9 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
         runner = runner or judge_mod.JudgeRunner(cfg, progress=progress)
         verdicts = runner.run([it.judge_request for it in to_judge])
         for it, vs in zip(to_judge, verdicts):
-            tasks.SCORERS[it.task_type].apply_verdicts(it, vs)
+            scorer = tasks.SCORERS[it.task_type]
+            scorer.apply_verdicts(it, vs)
+            it.failure_kind, it.failure_why = scorer.explain_failure(it, None, it.turn)
         if cfg.repeats >= 2:
             agreement = {"all": judge_mod.agreement(verdicts)}
             for tt in sorted({it.task_type for it in to_judge}):

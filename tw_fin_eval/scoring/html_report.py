@@ -19,6 +19,9 @@ table{border-collapse:collapse;margin:8px 0 16px;font-size:.92em}th,td{border:1p
 th{background:#eef3f8}td:first-child,th:first-child{text-align:left}.meta{color:#51606f;font-size:.92em}
 .chart{display:block;margin:8px 0 20px;background:#fbfcfe;border:1px solid #e1e7ee}.note{color:#51606f;font-size:.88em}
 .pos{color:#1a7f37}.neg{color:#b42318}.scroll{overflow-x:auto}
+.verdict{font-size:1.15em;font-weight:bold;background:#f3f8ee;border-left:6px solid #3a9a5b;padding:10px 14px}
+.headline{font-size:1.25em;font-weight:bold;background:#eef3f8;border-left:6px solid #1f5f99;padding:10px 14px}
+table.text td{text-align:left;vertical-align:top}
 .banner{background:#fdecea;border:2px solid #b42318;color:#7a1a12;padding:10px 14px;font-weight:bold}
 """
 
@@ -44,8 +47,9 @@ def page(title: str, body: Sequence[str]) -> str:
             f"<title>{esc(title)}</title><style>{CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    out = ['<div class="scroll"><table><thead><tr>' + "".join(f"<th>{esc(h)}</th>" for h in headers) + "</tr></thead><tbody>"]
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], cls: str | None = None) -> str:
+    attr = f' class="{esc(cls)}"' if cls else ""
+    out = [f'<div class="scroll"><table{attr}><thead><tr>' + "".join(f"<th>{esc(h)}</th>" for h in headers) + "</tr></thead><tbody>"]
     for r in rows:
         out.append("<tr>" + "".join(f"<td>{c if isinstance(c, Raw) else esc(c)}</td>" for c in r) + "</tr>")
     out.append("</tbody></table></div>")
@@ -143,7 +147,8 @@ def _ci(e: dict[str, Any]) -> str:
     return "—" if not ci else f"{pct(ci[0])} – {pct(ci[1])}"
 
 
-def render_report(doc: dict[str, Any], rows: Sequence[dict[str, Any]] | None = None) -> str:
+def render_report(doc: dict[str, Any], rows: Sequence[dict[str, Any]] | None = None, *,
+                  errors: dict[str, Any] | None = None, details: str = "details.parquet") -> str:
     subs = doc.get("subsets") or {}
     model = doc.get("model") or "?"
     body = [f"<h1>tw_fin_eval_basic 評測報告（Evaluation report）：{esc(model)}</h1>"]
@@ -154,6 +159,9 @@ def render_report(doc: dict[str, Any], rows: Sequence[dict[str, Any]] | None = N
         f"git：{esc(gc.get('commit', '—'))[:12]}{'（有未提交修改 dirty）' if gc.get('dirty') else ''}",
         f"評審模型（judge）：{esc((doc.get('judge') or {}).get('model') or '無（none）')}",
     ]) + "</p>")
+    head = doc.get("headline") or {}
+    if head.get("text"):
+        body.append(f'<p class="headline">主要指標（headline）：{esc(head["text"])}</p>')
     iss = doc.get("issues") or {}
     if iss.get("unmatched_warning"):
         body.append(f'<p class="banner">警告（warning）：執行檔中 {esc(iss.get("unknown_run_keys"))} / '
@@ -187,7 +195,8 @@ def render_report(doc: dict[str, Any], rows: Sequence[dict[str, Any]] | None = N
     u = doc.get("uncertainty") or {}
     body.append(f'<p class="note">信賴區間（CI）：以固定種子的自助法（seeded bootstrap，{esc(u.get("resamples"))} 次，seed '
                 f'{esc(u.get("seed"))}），ConvFinQA 依對話、FinChain 依模板整群重抽（clustered），其他依題目。'
-                "分項（breakdowns）用群集穩健標準誤（cluster-robust SE）。</p>")
+                "；樣本小或準確率為 0%／100% 時改用有效樣本數上的 Wilson 區間（Wilson interval on the effective n）。"
+                "分項（breakdowns）：群集穩健標準誤（cluster-robust SE）下有效樣本數的 Wilson 區間，每列標示 n。</p>")
     from tw_fin_eval.scoring.results_doc import sampling_text
 
     body.append('<p class="note">抽樣（sampling）：' + "<br>".join(esc(sampling_text(name, e.get("sampling")))
@@ -197,10 +206,15 @@ def render_report(doc: dict[str, Any], rows: Sequence[dict[str, Any]] | None = N
     body += twin_gap.html_parts(doc, esc, table)
     for name, e in subs.items():
         for dim, groups in (e.get("breakdowns") or {}).items():
-            gbars = [{"label": g["group"], "value": g["accuracy"], "lo": (g.get("ci95") or [None, None])[0],
-                      "hi": (g.get("ci95") or [None, None])[1]} for g in groups]
+            gbars = [{"label": f"{g['group']}（n={g['n']}）", "value": g["accuracy"],
+                      "lo": (g.get("ci95") or [None, None])[0], "hi": (g.get("ci95") or [None, None])[1]}
+                     for g in groups]
             body.append(f"<h2>{esc(name)}：依{esc(DIM_LABELS.get(dim, dim))}</h2>")
             body.append(bar_chart(f"{name}-{dim}", f"{name} 準確率（accuracy）依 {DIM_LABELS.get(dim, dim)}", gbars))
+            body.append(table(["組別（group）", "單位數（n）", "群集（clusters）", "準確率（accuracy）", "95% 信賴區間（CI）"],
+                              [[g["group"], g["n"], g.get("clusters", "—"), pct(g["accuracy"]), _ci(g)]
+                               for g in groups]))
+    body += error_analysis(errors or {}, details)
     rs = doc.get("runs") or {}
     if rs:
         body.append("<h2>執行統計（Run statistics）</h2>")
@@ -222,15 +236,54 @@ def render_report(doc: dict[str, Any], rows: Sequence[dict[str, Any]] | None = N
     return page(f"tw_fin_eval_basic report: {model}", body)
 
 
+def _clip(text: Any, limit: int = 240) -> str:
+    s = "" if text is None else str(text)
+    return s if len(s) <= limit else s[:limit] + "…"
+
+
+def error_analysis(errors: dict[str, Any], details: str) -> list[str]:
+    """Per subset: how many units are wrong and why (failure kinds), and worked wrong answers stratified over
+    categories and failure kinds — question, gold, the model's answer line, what was read, why it is wrong."""
+    out: list[str] = []
+    for name, e in errors.items():
+        if not e.get("wrong"):
+            continue
+        kinds = "、".join(f"{k} {n}" for k, n in e["by_kind"].items())
+        out.append(f'<h2 id="errors-{esc(name)}">{esc(name)}：錯誤分析（error analysis）</h2>')
+        out.append(f'<p class="note">{e["wrong"]} 個答錯的單位（wrong units），依錯誤類型（by failure kind）：{esc(kinds)}。'
+                   f'以下為依類別與錯誤類型分層抽出的例子（examples stratified over categories and failure kinds）；'
+                   f'逐題完整資料見 <a href="{esc(details)}">{esc(details)}</a>。</p>')
+        out.append(table(["錯誤類型（kind）", "類別（category）", "題目（question）", "標準答案（gold）",
+                          "模型答案行（answer line）", "擷取值（extracted）", "原因（why wrong）"],
+                         [[x.get("failure_kind"), " / ".join(str(v) for v in (x.get("category"), x.get("subcategory"),
+                                                                              x.get("difficulty")) if v),
+                           _clip(x.get("question")) + ("" if x.get("turn") is None else f"（第 {x['turn'] + 1} 輪 turn）"),
+                           _clip(x.get("gold"), 80), _clip(x.get("answer_line"), 160), _clip(x.get("extracted"), 80),
+                           _clip(x.get("failure_why"), 200)] for x in e["examples"]], cls="text"))
+    return out
+
+
 def render_compare(cmp: dict[str, Any]) -> str:
     names = [r["model"] or r["label"] for r in cmp["reports"]]
     body = [f"<h1>模型比較（Model comparison）：{esc(' vs '.join(names))}</h1>",
             f'<p class="meta">建立時間（created）：{esc(cmp.get("created"))} · 差異 = A − B（diff = a − b），'
             "配對於兩邊都有評分的單位（paired on units scored in both）</p>"]
     pairs = cmp.get("pairs") or []
-    for pair in pairs:
+    for pair in pairs:  # the decision first: the macro-average difference, its interval and p, in one sentence
         a, b = pair["a"], pair["b"]
         body.append(f"<h2>{esc(a)} vs {esc(b)}</h2>")
+        body.append(f'<p class="verdict">結論（verdict）：{esc(pair.get("verdict"))}</p>')
+        mac = pair.get("macro_average")
+        if mac:
+            body.append(table(["巨觀平均（macro average）", f"A：{a}", f"B：{b}", "差異（diff）", "95% 信賴區間（CI）",
+                               "p 值（p-value）", "Holm 校正 p（adjusted）"],
+                              [[f"{len(mac['subsets'])} 個子集（subsets）：{'、'.join(mac['subsets'])}", pct(mac["a"]),
+                                pct(mac["b"]), signed_pct(mac["diff"]),
+                                f"{signed_pct(mac['ci95'][0])} – {signed_pct(mac['ci95'][1])}",
+                                _p(mac.get("p_value")), _p(mac.get("p_holm"))]]))
+    for pair in pairs:
+        a, b = pair["a"], pair["b"]
+        body.append(f"<h2>各子集（per subset）：{esc(a)} vs {esc(b)}</h2>")
         subs = pair["subsets"]
         bars = []
         for name, s in subs.items():
@@ -247,9 +300,10 @@ def render_compare(cmp: dict[str, Any]) -> str:
             trows.append([name, s["n_paired"], pct(s["a"]), pct(s["b"]),
                           Raw(f'<span class="{cls}">{esc(signed_pct(s["diff"]))}</span>'),
                           "—" if not s.get("ci95") else f"{signed_pct(s['ci95'][0])} – {signed_pct(s['ci95'][1])}",
-                          f"{s['only_a']} / {s['only_b']}", "—" if s.get("p_value") is None else f"{s['p_value']:.4g}"])
+                          f"{s['only_a']} / {s['only_b']}", _p(s.get("p_value")), _p(s.get("p_holm"))])
         body.append(table(["子集（subset）", "配對單位（n paired）", f"A：{a}", f"B：{b}", "差異（diff）",
-                           "95% 信賴區間（CI）", "僅 A 對 / 僅 B 對（discordant）", "McNemar p 值（p-value）"], trows))
+                           "95% 信賴區間（CI）", "僅 A 對 / 僅 B 對（discordant）", "McNemar p 值（p-value）",
+                           "Holm 校正 p（adjusted）"], trows))
     ranking = cmp.get("ranking")
     if ranking:
         body.append("<h2>排名（Ranking）</h2>")
@@ -260,6 +314,30 @@ def render_compare(cmp: dict[str, Any]) -> str:
                                    for i, r in enumerate(rows)]))
             body.append(table(["名次（rank）", "模型（model）", "準確率（accuracy）", "95% 信賴區間（CI）", "單位數（n）"],
                               [[i + 1, r["model"], pct(r["accuracy"]), _ci(r), r["n"]] for i, r in enumerate(rows)]))
-    body.append('<p class="note">p 值：McNemar 精確檢定（exact test）於不一致的配對單位；信賴區間：配對整群自助法'
-                "（paired clustered bootstrap：ConvFinQA 依對話、FinChain 依模板）。</p>")
+    body.append("<h2>生成設定（Generation settings）</h2>")
+    reports = cmp.get("reports") or []
+    keys = sorted({k for r in reports for k in (r.get("generation") or {})})
+    body.append(table(["設定（setting）", *[r["label"] for r in reports]],
+                      [[k, *["—" if (r.get("generation") or {}).get(k) is None else _setting((r.get("generation") or {})[k])
+                             for r in reports]] for k in keys]
+                      or [["未記錄（not recorded）", *["—" for _ in reports]]]))
+    for w in cmp.get("warnings") or []:
+        body.append(f'<p class="note">注意（warning）：{esc(w)}</p>')
+    m = cmp.get("method") or {}
+    body.append('<p class="note">p 值：McNemar 精確檢定（exact test）於不一致的配對單位；巨觀平均的 p 值為常態近似'
+                f"（normal approximation）。多重比較（multiple comparisons）：{esc(m.get('multiple_comparisons'))}。"
+                "信賴區間：配對整群自助法（paired clustered bootstrap：ConvFinQA 依對話、FinChain 依模板）。</p>")
     return page("tw_fin_eval_basic comparison", body)
+
+
+def _p(v: float | None) -> str:
+    return "—" if v is None else f"{v:.4g}"
+
+
+def _setting(v: Any) -> str:
+    """A generation setting as text: JSON for objects (--extra), the value itself otherwise."""
+    if isinstance(v, (dict, list)):
+        import json
+
+        return json.dumps(v, ensure_ascii=False, sort_keys=True)
+    return str(v)

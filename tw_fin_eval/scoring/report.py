@@ -33,6 +33,7 @@ from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import AtomicFiles, dumps
 from tw_fin_eval.scoring import gold, results_doc, tasks
 from tw_fin_eval.scoring.engine import STALE, Outcome
+from tw_fin_eval.subsets import group_sort_key
 from tw_fin_eval.twins import gap as twin_gap
 
 COLUMNS = [
@@ -215,7 +216,8 @@ def summary_rows(items: Sequence[tasks.ItemResult]) -> list[dict[str, Any]]:
         for key, acc in cells.items():
             ds = "" if dim == "dataset" else (key[ds_index] or "")
             groups[(ds, "" if key[i] is None else str(key[i]))].append(acc)
-        for (ds, value), parts in sorted(groups.items()):
+        # groups in their subset's declared order (FinChain difficulty 基礎 → 中級 → 進階), others alphabetically
+        for (ds, value), parts in sorted(groups.items(), key=lambda kv: (kv[0][0], group_sort_key(kv[0][0], dim)(kv[0][1]))):
             if dim != "dataset" and value == "":
                 continue  # e.g. difficulty is null outside FinChain
             rows.append({"dimension": dim, "dataset": ds, "group": value, **merged(parts)})
@@ -356,6 +358,10 @@ def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs:
                   + (f", {outcome.judge_cache_hits} replies from the cache)" if outcome.judge_cache_hits else ")")
                   if cfg.enabled else "none (judged items are pending)")
     parts += [f"- judge: {judge_line}", ""]
+    if doc is not None and doc.get("headline"):
+        parts += ["## Headline", "", f"**{doc['headline']['text']}**", "",
+                  "Every subset weighs the same in the macro average; its interval combines the subsets' intervals "
+                  "(independent samples). The pooled figure over every unit is further down, labelled as such.", ""]
     parts += ["Accuracy = correct / (decided + failed generations); rules decide first, the judge only where "
               "rules cannot. pending / missing (unparseable verdict) / not_run / stale are excluded and counted.", ""]
     not_run = sum(1 for it in items if it.status == tasks.NOT_RUN)
@@ -369,7 +375,9 @@ def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs:
     by_dim = defaultdict(list)
     for r in rows:
         by_dim[r["dimension"]].append(r)
-    parts += ["## Overall", "", md_table(by_dim["all"], main_cols), ""]
+    parts += ["## Pooled over every unit (not the headline)", "",
+              "Larger subsets weigh more here; the headline above is the macro average.", "",
+              md_table(by_dim["all"], main_cols), ""]
     parts += ["## By dataset", "", md_table(by_dim["dataset"], main_cols), ""]
     parts += ["## Rule / keyword / judge accuracy by dataset", "",
               md_table(by_dim["dataset"], ["group", "accuracy", "rule_decided", "rule_accuracy", "keyword_decided",
@@ -499,8 +507,12 @@ class DetailsSpool:
                         "(tw-fin-eval check-zh rules) is impure"}
 
     def lines(self) -> Iterator[str]:
+        """Read back through the open descriptor, not the path: a temporary-file cleaner that removes the
+        file meanwhile (seen with parallel test runs sharing /tmp) cannot lose the details."""
         self._fh.flush()
-        with open(self.path, encoding="utf-8") as fh:
+        fd = os.dup(self._fh.fileno())
+        os.lseek(fd, 0, os.SEEK_SET)
+        with open(fd, encoding="utf-8") as fh:
             yield from fh
 
     def close(self) -> None:
@@ -531,7 +543,8 @@ PARQUET_COLUMNS = [("id", "string"), ("turn", "int64"), ("dataset", "string"), (
                    ("decided_by", "string"), ("match_path", "string"), ("score", "float64"),
                    ("step_recall", "float64"), ("finish_reason", "string"), ("reason", "string"),
                    ("question", "string"), ("gold_answer", "string"), ("gold_value", "float64"),
-                   ("response", "string"), ("think", "string"), ("judge_verdict", "string")]
+                   ("response", "string"), ("think", "string"), ("judge_verdict", "string"),
+                   ("failure_kind", "string"), ("failure_why", "string")]
 
 
 def _parquet_row(obj: dict[str, Any], extra: str | None) -> dict[str, Any]:
@@ -613,6 +626,71 @@ class _ParquetSink:
             self.writer.close()
 
 
+ERROR_EXAMPLES_PER_SUBSET = 12
+ERROR_EXAMPLES_PER_CELL = 2
+
+
+class ErrorExamples:
+    """Worked wrong answers for report.html, collected while results.jsonl is streamed: per subset, at most
+    ERROR_EXAMPLES_PER_CELL per (failure kind, category) cell in file order, then a round-robin over the cells
+    (stratified over categories and failure kinds), and the count of every wrong unit per failure kind."""
+
+    def __init__(self) -> None:
+        self.cells: dict[str, dict[tuple[str, str], list[dict[str, Any]]]] = defaultdict(dict)
+        self.counts: dict[str, Counter] = defaultdict(Counter)
+
+    def add(self, obj: dict[str, Any], extra: str | None) -> None:
+        kind = obj.get("failure_kind")
+        if kind is None:
+            return
+        name = results_doc.config_name(obj.get("dataset"))
+        self.counts[name][kind] += 1
+        cell = self.cells[name].setdefault((kind, str(obj.get("category") or obj.get("subcategory") or "")), [])
+        if len(cell) < ERROR_EXAMPLES_PER_CELL:
+            d = json.loads(extra) if extra else {}
+            cell.append({**{k: obj.get(k) for k in ("id", "turn", "category", "subcategory", "difficulty",
+                                                     "extracted", "reason", "failure_kind", "failure_why")},
+                         "question": d.get("question"), "gold": gold_text(d.get("gold")),
+                         "answer_line": answer_line(d.get("response"))})
+
+    def doc(self) -> dict[str, Any]:
+        out = {}
+        for name, cells in self.cells.items():
+            queues = [cells[k] for k in sorted(cells)]
+            picked: list[dict[str, Any]] = []
+            for k in range(ERROR_EXAMPLES_PER_CELL):
+                picked += [q[k] for q in queues if k < len(q)]
+            out[name] = {"wrong": sum(self.counts[name].values()),
+                         "by_kind": dict(self.counts[name].most_common()),
+                         "examples": picked[:ERROR_EXAMPLES_PER_SUBSET]}
+        return out
+
+
+def answer_line(response: str | None) -> str | None:
+    """The model's answer line as shown in the error analysis: 「答案：…」's line when there is one, else the last
+    non-empty line of the visible response."""
+    if not response:
+        return None
+    seg = extract.answer_segment(response)
+    if seg is not None:
+        first = seg.strip().splitlines()[0] if seg.strip() else ""
+        return ("答案：" + first)[:300]
+    lines = [x for x in response.strip().splitlines() if x.strip()]
+    return lines[-1][:300] if lines else None
+
+
+def gold_text(g: dict[str, Any] | None) -> str | None:
+    g = g or {}
+    for k in ("answer", "answer_text", "reference_answer"):
+        v = g.get(k)
+        if isinstance(v, list):
+            return ",".join(map(str, v))
+        if v not in (None, ""):
+            return str(v)
+    v = g.get("answer_value")
+    return None if v is None else f"{v:.12g}"
+
+
 def write_outputs(out_dir: str | os.PathLike, outcome: Outcome, *, inputs: dict[str, Any],
                   spool: DetailsSpool | None = None) -> dict[str, Path]:
     """Every output goes to a temporary file first; all are renamed into place only when all were written,
@@ -626,7 +704,7 @@ def write_outputs(out_dir: str | os.PathLike, outcome: Outcome, *, inputs: dict[
     doc = results_doc.build(outcome, rows, inputs=inputs, purity=spool.purity() if spool is not None else None)
     summary = csv_text(rows)
     report = report_markdown(outcome, rows, inputs=inputs, doc=doc)
-    page = html_report.render_report(doc, rows)
+    examples = ErrorExamples()
     out = Path(out_dir)
     paths = {"results": out / "results.jsonl", "summary": out / "summary.csv", "report": out / "report.md",
              "results_json": out / "results.json", "html": out / "report.html"}
@@ -643,6 +721,7 @@ def write_outputs(out_dir: str | os.PathLike, outcome: Outcome, *, inputs: dict[
             for line, obj, extra in _result_lines(outcome, spool):
                 if parquet is not None:
                     parquet.add(obj, extra)
+                examples.add(obj, extra)
                 yield line
 
         try:
@@ -650,6 +729,8 @@ def write_outputs(out_dir: str | os.PathLike, outcome: Outcome, *, inputs: dict[
         finally:
             if parquet is not None:
                 parquet.finish()
+        page = html_report.render_report(doc, rows, errors=examples.doc(),
+                                         details="details.parquet" if "parquet" in paths else "results.jsonl")
         for key, text in (("summary", summary), ("report", report), ("html", page),
                           ("results_json", dumps_pretty(doc) + "\n")):
             files.write_text(paths[key], text)

@@ -122,3 +122,77 @@ def mcnemar_exact(b: int, c: int) -> float:
         top = max(logs)
         tail = math.exp(top) * math.fsum(math.exp(v - top) for v in logs)
     return min(1.0, 2.0 * tail)
+
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float] | None:
+    """The Wilson score interval of a proportion: honest at small n and at 0% / 100% (3 of 3 right gives
+    [43.9%, 100%], not [100%, 100%]). `n` may be an effective sample size (not an integer).
+
+    >>> [round(x, 3) for x in wilson(3, 3)]
+    [0.439, 1.0]
+    >>> [round(x, 3) for x in wilson(0, 10)]
+    [0.0, 0.278]
+    """
+    if n <= 0:
+        return None
+    p = min(1.0, max(0.0, successes / n))
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def effective_n(p: float, stderr: float | None, n: int, clusters: int) -> float:
+    """Independent units' worth of information in a clustered estimate: n / deff, deff = se² · n / p(1 − p)
+    (never more than n, never fewer than the clusters). At 0% / 100% there is no spread to measure the design
+    effect: the clusters count (the conservative choice)."""
+    if n <= 0:
+        return 0.0
+    if stderr is None or p <= 0.0 or p >= 1.0 or stderr <= 0.0:
+        return float(min(n, max(1, clusters)))
+    return min(float(n), max(float(clusters), p * (1 - p) / (stderr * stderr)))
+
+
+def honest_interval(p: float | None, stderr: float | None, n: int, clusters: int,
+                    lo: float | None = None, hi: float | None = None) -> list[float] | None:
+    """A 95% interval that stays honest at small n and at 0% / 100%: the Wilson interval on the effective sample
+    size, widened to include the bootstrap's [lo, hi] when given (a bootstrap with a Wilson floor)."""
+    if p is None or n <= 0:
+        return None
+    w = wilson(p * effective_n(p, stderr, n, clusters), effective_n(p, stderr, n, clusters))
+    if w is None:
+        return None
+    if lo is None or hi is None:
+        return [w[0], w[1]]
+    return [min(w[0], lo), max(w[1], hi)]
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment (family-wise error): the i-th smallest p times (m − i), made monotone, capped
+    at 1; returned in the input order.
+
+    >>> holm([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    out = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        out[i] = running
+    return out
+
+
+def normal_p(diff: float, stderr: float | None) -> float | None:
+    """Two-sided p-value of a difference under a normal approximation (None without a standard error; 1 when
+    the difference and its standard error are both 0)."""
+    if stderr is None:
+        return None
+    if stderr <= 0:
+        return 1.0 if diff == 0 else 0.0
+    return math.erfc(abs(diff) / stderr / math.sqrt(2))

@@ -24,7 +24,7 @@ from typing import Any
 
 from tw_fin_eval import schema
 from tw_fin_eval.answers import extract, match
-from tw_fin_eval.answers.numbers import find_numbers, scan_values
+from tw_fin_eval.answers.numbers import find_numbers, parse_number, scan_values
 from tw_fin_eval.answers.vocabulary import (
     NEGATOR_CHARS,
     NEGATOR_WORDS,
@@ -70,6 +70,9 @@ class ItemResult:
     gold_status: str | None = None
     upstream_correct: bool | None = None
     finish_reason: str | None = None
+    # why a unit counted wrong is wrong (TaskScorer.explain_failure): one of FAILURE_KINDS, and a sentence
+    failure_kind: str | None = None
+    failure_why: str | None = None
     judge_request: judge.JudgeRequest | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -82,7 +85,8 @@ class ItemResult:
                 "flexible_correct": self.flexible_correct, "truncated": self.truncated, "refused": self.refused,
                 "reason": self.reason, "cluster": self.cluster, "gold_status": self.gold_status,
                 "upstream_correct": self.upstream_correct,
-                "finish_reason": self.finish_reason}
+                "finish_reason": self.finish_reason, "failure_kind": self.failure_kind,
+                "failure_why": self.failure_why}
 
 
 def _shared(value: Any) -> Any:
@@ -122,9 +126,46 @@ class ReportColumn:
     field: str
 
 
+# Why a wrong unit is wrong: report.html's error analysis groups and samples wrong answers by these kinds.
+WRONG_VALUE, SIGN, SCALE, TRUNCATED, REFUSED, FORMAT = "wrong value", "sign", "unit/scale", "truncated", "refused", \
+    "format"
+FAILED, JUDGED_WRONG, WRONG_CHOICE, WRONG_LABEL = "generation failed", "judged wrong", "wrong choice", "wrong label"
+FAILURE_KINDS = (WRONG_VALUE, SIGN, SCALE, TRUNCATED, REFUSED, FORMAT, WRONG_CHOICE, WRONG_LABEL, JUDGED_WRONG,
+                 FAILED)
+# powers of ten a unit slip produces: %, 千, 萬, 百萬, 億, 十億, 兆
+_SLIPS = {2, 3, 4, 6, 8, 9, 12}
+
+
 class TaskScorer:
     task_type = ""
     report_columns: tuple[ReportColumn, ...] = ()
+
+    def explain_failure(self, item: ItemResult, record: dict[str, Any] | None,
+                        turn: int | None) -> tuple[str | None, str | None]:
+        """(failure kind, why) of a unit that counts as wrong — (None, None) otherwise. The kinds every task
+        shares are decided here; `wrong_answer` says what kind of wrong answer this task's answer is."""
+        if item.status == ERROR:
+            return FAILED, item.reason or "the generation failed"
+        if item.status != SCORED or item.correct or item.correct is None:
+            return None, None
+        if item.truncated:
+            return TRUNCATED, "cut off by the length limit before a final answer line"
+        if item.refused:
+            return REFUSED, "the answer declines to answer"
+        if item.decided_by == JUDGE:
+            return JUDGED_WRONG, "the judge found the answer wrong" + (
+                f" (score {item.score:g})" if item.score is not None else "")
+        if item.flexible_correct:
+            return FORMAT, "the right answer, but not on the 「答案：」 line (only a fallback reading finds it)"
+        if item.reason and "range or alternatives" in item.reason:
+            return FORMAT, item.reason
+        if not (item.extracted or "").strip():
+            return FORMAT, "no answer could be read (no 「答案：」 line, nothing a fallback reads)"
+        return self.wrong_answer(item, record, turn)
+
+    def wrong_answer(self, item: ItemResult, record: dict[str, Any] | None,
+                     turn: int | None) -> tuple[str, str]:
+        return WRONG_VALUE, f"{item.extracted!r} does not match the gold"
 
     def validate(self, record: dict[str, Any]) -> None:
         pass
@@ -188,6 +229,39 @@ def _numeric_item(record: dict[str, Any], turn: int | None, response: str, gold:
     return _rule_item(record, turn, m, m.path)
 
 
+def numeric_failure(extracted: str | None, gold_value: Any) -> tuple[str, str]:
+    """A wrong number: the opposite sign, a unit or scale slip (off by 10^k: %, 千, 萬, 百萬, 億 …), or a wrong
+    value."""
+    num = parse_number(extracted or "")
+    if num is None or not _is_number(gold_value):
+        return WRONG_VALUE, f"{extracted!r} does not match the gold"
+    g = float(gold_value)
+    lim = max(DEFAULT_TOLERANCE.abs, DEFAULT_TOLERANCE.rel * abs(g))
+    for x in dict.fromkeys((num.value, num.bare)):
+        if g != 0 and abs(x + g) <= lim:
+            return SIGN, f"{extracted} has the opposite sign of the gold {g:.12g}"
+    for x in dict.fromkeys((num.value, num.bare)):
+        if g != 0 and x != 0 and (x > 0) == (g > 0):
+            k = math.log10(abs(x / g))
+            if abs(k - round(k)) < 0.005 and abs(round(k)) in _SLIPS:
+                return SCALE, (f"{extracted} is the gold {g:.12g} × 10^{round(k)}: a unit or scale slip "
+                               "(%, 千, 萬, 百萬, 億 …)")
+    return WRONG_VALUE, f"{extracted} ≠ the gold {g:.12g} (outside the tolerance)"
+
+
+class _NumericFailure:
+    """For scorers whose answer is a number (or yes/no): sign, scale or value."""
+
+    def wrong_answer(self, item: ItemResult, record: dict[str, Any] | None,
+                     turn: int | None) -> tuple[str, str]:
+        if record is None:
+            return WRONG_VALUE, f"{item.extracted!r} does not match the gold"
+        unit = record["turns"][turn] if turn is not None and isinstance(record.get("turns"), list) else record
+        if unit.get("answer_value") is None:  # a yes/no or label answer
+            return WRONG_VALUE, f"{item.extracted!r} is not the gold {unit.get('answer_text') or unit.get('answer')!r}"
+        return numeric_failure(item.extracted, unit["answer_value"])
+
+
 def _rule_item(record: dict[str, Any], turn: int | None, m: match.Match, path: str | None,
                **kw: Any) -> ItemResult:
     reason = "the answer line gives a range or alternatives" if m.ambiguous else \
@@ -201,7 +275,7 @@ def _validate_gold(record: dict[str, Any], gold: dict[str, Any], where: str) -> 
     _need(record, ok, where, "a numeric answer_value or an answer_text")
 
 
-class NumericScorer(TaskScorer):
+class NumericScorer(_NumericFailure, TaskScorer):
     task_type = "numeric"
 
     def validate(self, record: dict[str, Any]) -> None:
@@ -211,7 +285,7 @@ class NumericScorer(TaskScorer):
         return _numeric_item(record, turn, response, record, [record.get("question")], ctx)
 
 
-class ConversationScorer(TaskScorer):
+class ConversationScorer(_NumericFailure, TaskScorer):
     task_type = "conversation_numeric"
 
     def validate(self, record: dict[str, Any]) -> None:
@@ -409,6 +483,12 @@ class FinChainScorer(TaskScorer):
     def cluster(self, record: dict[str, Any], turn: int | None) -> str:
         return str(record.get("template_id") or record["id"])  # the seeds of one template share its method
 
+    def wrong_answer(self, item: ItemResult, record: dict[str, Any] | None,
+                     turn: int | None) -> tuple[str, str]:
+        if record is not None and record.get("answer_type") == "categorical":
+            return WRONG_LABEL, f"the conclusion {item.extracted!r} names another label than {record.get('answer_text')!r}"
+        return numeric_failure(item.extracted, None if record is None else record.get("answer_value"))
+
     def prepare(self, records: Sequence[dict[str, Any]]) -> None:
         """The label set of each categorical template (every answer_text its seeds produce, plus negated
         forms), so a keyword match can tell 「中風險」 from 「高風險」 and 「須申報」 from 「無須申報」."""
@@ -512,6 +592,11 @@ class FinChainScorer(TaskScorer):
 
 class ChoiceScorer(TaskScorer):
     task_type = "mcq"
+
+    def wrong_answer(self, item: ItemResult, record: dict[str, Any] | None,
+                     turn: int | None) -> tuple[str, str]:
+        gold = ",".join(record.get("answer") or []) if record else "?"
+        return WRONG_CHOICE, f"chose {item.extracted}, the answer is {gold}"
 
     def validate(self, record: dict[str, Any]) -> None:
         ans = record.get("answer")

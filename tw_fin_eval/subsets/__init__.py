@@ -4,6 +4,8 @@ docs/ARCHITECTURE.md walks through it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tw_fin_eval.subsets import convfinqa, financeagent, finchain, finllm450, finqa, finsearchcomp
 from tw_fin_eval.subsets.spec import (
     CONVERTED,
@@ -46,6 +48,19 @@ def built() -> list[SubsetSpec]:
 
 def released() -> list[SubsetSpec]:
     return [s for s in SUBSETS.values() if s.in_release]
+
+
+def group_sort_key(dataset: str | None, dimension: str) -> Callable[[str], tuple[int, str]]:
+    """Sort key of a breakdown's group values: the order the subset declares (`SubsetSpec.group_order`, e.g.
+    FinChain difficulty 基礎 → 中級 → 進階), then the undeclared values alphabetically. `dataset` is the dataset
+    label (FinChain-TW) or the config name (finchain)."""
+    order: tuple[str, ...] = ()
+    for spec in SUBSETS.values():
+        if dataset in (spec.dataset, spec.name):
+            order = dict(spec.group_order).get(dimension, ())
+            break
+    rank = {v: i for i, v in enumerate(order)}
+    return lambda value: (rank.get(value, len(order)), value)
 
 
 def reviewed() -> list[SubsetSpec]:

@@ -10,6 +10,7 @@ from typing import Any
 from tw_fin_eval.subsets.spec import GENERATED, CardSpec, SubsetSpec, counts_text
 
 NAME = "finchain"
+DIFFICULTIES = ("基礎", "中級", "進階")  # easiest first: the order of every difficulty breakdown
 SEEDS = 10  # seeds per template in the built data
 CITATION = """@article{xie2025finchain,
   title={FinChain: A Symbolic Benchmark for Verifiable Chain-of-Thought Financial Reasoning},
@@ -54,7 +55,7 @@ def card_details(records: list[dict[str, Any]]) -> list[str]:
     return [
         f"領域 domains：{len(domains)}（{counts_text(domains)}）；主題 topics：{len(topics)}；"
         f"模板 templates：{len(templates)}；種子 seeds：{len(seeds)}",
-        f"難度 difficulty：{counts_text(Counter(r.get('difficulty') for r in records), ['基礎', '中級', '進階'])}",
+        f"難度 difficulty：{counts_text(Counter(r.get('difficulty') for r in records), list(DIFFICULTIES))}",
         f"答案類型 answer_type：{counts_text(Counter(r.get('answer_type') for r in records))}",
     ]
 
@@ -71,6 +72,7 @@ SPEC = SubsetSpec(
     features=features,
     produce=produce,
     verb="generated from our templates",
+    group_order=(("difficulty", DIFFICULTIES),),
     card=CardSpec(
         upstream=("FinChain (taxonomy; our own templates)", "https://arxiv.org/abs/2506.02515"),
         description="FinChain-TW：依 FinChain 分類自行撰寫的繁中模板產生的逐步財務計算題，附機器可讀的中間步驟數值。"

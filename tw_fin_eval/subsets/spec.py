@@ -81,6 +81,9 @@ class SubsetSpec:
     card: CardSpec | None = None  # None: never on the card
     # review sample (TRANSLATED subsets): the stratum of an English item (None: not sampled)
     review_stratum: Callable[[SourceItem], str] | None = None
+    # the order of a breakdown's groups where it is not alphabetical, e.g. (("difficulty", ("基礎", "中級", "進階")),):
+    # reports list the groups so (undeclared values after them, alphabetically)
+    group_order: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
