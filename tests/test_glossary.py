@@ -154,6 +154,9 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     ("loss and loss expense ratio as reported", "報告之損失及損失費用率", "報告之損失及理賠費用率"),
     ("net favorable prior period development of $ 503 million", "前期準備有利發展淨額 503 百萬美元",
      "以前年度賠款準備金有利發展淨額 503 百萬美元"),
+    ("cash provided by operating activities", "營業活動提供之現金", "營業活動之現金流入"),
+    ("what was cash spent from investing activities?", "投資活動使用的現金是多少？", "投資活動之現金流出是多少？"),
+    ("cash used in financing activities", "籌資活動使用之現金", "籌資活動之現金流出"),
 ])
 def test_decided_renderings_are_enforced(en, bad, good):
     """The losing variant of a translators' DECISION is reported even where the numeral rule cannot see it."""

@@ -217,3 +217,19 @@ def test_cli_writes_twins_and_coverage(tmp_path, finqa, capsys):
     assert main(["twins", "--config", "convfinqa", "--seed", "3", "--out", str(tmp_path / "o2"),
                  "--data", str(data)]) == 2  # FinQA records are not ConvFinQA records
     assert main(["twins", "--config", "finqa", "--seed", "-1", "--out", str(tmp_path / "o3")]) == 2
+
+
+def test_operands_keep_their_order_and_every_twin_passes_its_checks(finqa, convfinqa):
+    """「增加」 between two years stays an increase: no twin reorders its operands; every written twin passes
+    checks.problems and check-zh (re-run here on the first 150 items and 40 conversations)."""
+    from tw_fin_eval.twins.cli import make_twins
+
+    recs = list(finqa.values())[:150] + list(convfinqa.values())[:40]
+    made = make_twins([r for r in recs if not r.get("turns")], 13)[0] + make_twins([r for r in recs if r.get("turns")],
+                                                                                    13)[0]
+    assert len(made) > 140
+    by_id = {r["id"]: r for r in recs}
+    for tw in made:
+        ops = [(D(p["original"]), D(p["new"])) for p in tw["perturbation"] if p["kind"] == "operand"]
+        assert all((a[0] - b[0]) * (a[1] - b[1]) > 0 for i, a in enumerate(ops) for b in ops[i + 1:]), tw["id"]
+        assert checks.problems(by_id[tw["twin_of"]["id"]], tw) == [] and checks.zh_findings(tw) == []

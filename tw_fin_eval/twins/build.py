@@ -253,6 +253,12 @@ def _assign(unit: Unit, operands: list[Operand], g: dict[ids.Cell, ids.Amount], 
         if abs(new) == abs(old):
             raise Skip("a recomputed total would not change")
         mapping[abs(old)] = abs(new)
+    # the operands keep their order: 「增加」 between two years stays an increase, a comparison keeps its answer
+    ops = sorted(v for v in places if v in mapping)
+    for i, a in enumerate(ops):
+        for b in ops[i + 1:]:
+            if (mapping[b] - mapping[a]) * (b - a) <= 0:
+                raise Skip("perturbation would reorder the operands", f"{a:f} and {b:f}")  # redrawn by the caller
     unit.mapping = mapping
     unit.kinds = {v: ("operand" if v in places else "total" if v in derived_values else "part") for v in mapping}
 
@@ -386,7 +392,7 @@ def twin(record: dict[str, Any], seed: int) -> dict[str, Any]:
             return _twin(record, seed, attempt)
         except Skip as exc:
             if exc.reason not in ("a recomputed total would change sign", "a recomputed total would not change",
-                                  "twin check failed"):
+                                  "perturbation would reorder the operands", "twin check failed"):
                 raise
             last_error = exc
     assert last_error is not None
