@@ -285,3 +285,30 @@ def test_run_out_on_a_device_or_fifo_is_refused_exit_2(tmp_path, dry):
         proc = _run_out(tmp_path, out, *(["--dry-run"] if dry else []))  # before: read forever / blocked
         assert proc.returncode == 2 and "must be a regular file" in proc.stderr, proc.stderr
         assert time.monotonic() - t0 < 20
+
+
+# ------------------------------------------------------------------------------------------------
+# 7. resume keeps only what resuming needs per key (the 290,000-line figure: benchmarks/score_stream_memory.py)
+def test_resuming_a_finished_run_holds_no_prompts_and_no_replies(tmp_path):
+    """50 records with 400 KB prompts, all finished: resuming must not hold them (before: every record, and
+    every task's messages, were in memory at once — 2.7 GB at 290,000 lines)."""
+    import tracemalloc
+
+    from tw_fin_eval.runner.requests import messages_sha256
+
+    big = "財" * 200_000
+    recs = [{"id": f"q-{i:04d}", "dataset": "FinQA-TW", "task_type": "numeric",
+             "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": f"{i}{big}"}]}
+            for i in range(50)]
+    data, out = tmp_path / "d.jsonl", tmp_path / "o.jsonl"
+    write_jsonl(data, recs)
+    write_jsonl(out, [{"id": r["id"], "turn": None, "model": "m", "messages_sha256": messages_sha256(r["messages"]),
+                       "messages": r["messages"], "response": "答案：1" + big, "error": None} for r in recs])
+    tracemalloc.start()
+    try:
+        summary = run(cfg("http://127.0.0.1:9/v1", [data], out))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert summary.skipped == 50 and summary.exit_code == 0 and summary.stale_prompts == 0
+    assert peak < 12e6, peak  # one 1.2 MB line at a time, not 50 × (prompt + reply)
