@@ -356,6 +356,11 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
         print(f"run: error: cannot write {cfg.out}: {summary.write_error}; stopped. The file ends at its last "
               "complete line; free the disk and re-run the same command to continue", file=log)
     print(summary.text(cfg.out), file=out_stream)
+    if summary.interrupted or summary.terminated:
+        print(f"run: {'terminated' if summary.terminated else 'interrupted'} — kept: the {summary.ok + summary.failed} "
+              f"lines written this run and the {summary.skipped} done before are in {cfg.out} (every line is "
+              "complete); requests cut off in flight were not written. Re-run the same command to continue",
+              file=log)
     if summary.terminated:
         summary.exit_code = 143
     elif summary.interrupted:
