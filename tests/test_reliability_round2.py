@@ -381,6 +381,47 @@ def test_a_failing_folder_swap_leaves_the_old_report_whole(tmp_path, capsys, mon
     assert _snapshot(out) != before and (out / "my_notes.txt").read_text(encoding="utf-8") == "mine"
 
 
+@pytest.mark.parametrize("case", ["mount_point", "parent_read_only"])
+def test_without_a_swap_the_files_are_still_replaced_all_or_nothing(tmp_path, capsys, monkeypatch, case):
+    """--out a mount point (the swap fails with EXDEV/EBUSY) or in a folder we cannot write (no staging folder
+    beside it): the outputs are staged inside --out and moved file by file, put back if one move fails."""
+    import errno
+    import tempfile
+
+    import tw_fin_eval.jsonl as jsonl_mod
+
+    data, runs = _score_inputs(tmp_path)
+    out = tmp_path / "rep"
+    assert _plain_score(data, runs, out) == 0
+    before = _snapshot(out)
+    if case == "mount_point":
+        def busy(a, b):
+            raise OSError(errno.EBUSY, "Device or resource busy", str(b))
+        monkeypatch.setattr(jsonl_mod, "_exchange", busy)
+    else:
+        real_mkdtemp = tempfile.mkdtemp
+
+        def no_sibling(*args, dir=None, **kwargs):
+            if Path(dir) == tmp_path:
+                raise PermissionError(13, "Permission denied", str(dir))
+            return real_mkdtemp(*args, dir=dir, **kwargs)
+        monkeypatch.setattr(tempfile, "mkdtemp", no_sibling)
+    real_replace, calls = os.replace, {"n": 0}
+
+    def flaky(a, b, *args, **kwargs):  # the third move into --out fails
+        calls["n"] += Path(b).parent == out and Path(b).name in OUTPUTS
+        if calls["n"] == 3:
+            raise PermissionError(13, "Permission denied", str(b))
+        return real_replace(a, b, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", flaky)
+    assert _plain_score(data, _second_runs(tmp_path, runs), out) == 2
+    assert _snapshot(out) == before and not [p for p in out.iterdir() if p.name.startswith(".")]
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert _plain_score(data, _second_runs(tmp_path, runs), out) == 0 and _snapshot(out) != before
+    capsys.readouterr()
+
+
 def test_a_second_scorer_on_the_same_out_is_refused_exit_2(tmp_path, capsys):
     import fcntl
 

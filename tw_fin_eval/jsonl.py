@@ -9,6 +9,7 @@ import json
 import math
 import os
 import re
+import shutil
 import stat
 import sys
 import tempfile
@@ -365,8 +366,6 @@ def _hold_lock(path: str | os.PathLike) -> int | None:
 def sweep_stale(folder: str | os.PathLike, pattern: str) -> int:
     """Remove the entries of `folder` matching the glob `pattern` that no live writer holds locked
     (temporaries and staging folders of a run that was killed). Returns how many were removed."""
-    import shutil
-
     removed = 0
     try:
         entries = list(Path(folder).glob(pattern))
@@ -487,8 +486,7 @@ class OutputFolder:
     def lock(self) -> OutputFolder:
         if self._lock is not None:
             return self
-        if self.path.is_symlink():
-            self.path = self.path.resolve()
+        self.path = self.path.resolve() if self.path.is_symlink() else Path(os.path.abspath(self.path))
         if self.path.exists() and not self.path.is_dir():
             raise InputError("--out must be a folder, not a file", path=self.path)
         if not self.path.exists():
@@ -501,7 +499,8 @@ class OutputFolder:
         self._lock = fd
         for pattern in self._stale_patterns():
             sweep_stale(self.path.parent, pattern)
-        sweep_stale(self.path, ".*.tmp")  # per-file temporaries of an older writer
+        sweep_stale(self.path, ".staging-*")
+        sweep_stale(self.path, ".*.????????.tmp")  # per-file temporaries (mkstemp's 8 characters) of a killed writer
         return self
 
     def unlock(self) -> None:
@@ -521,59 +520,106 @@ class OutputFolder:
 
     @contextmanager
     def replace(self, owned: Iterable[str] = ()) -> Iterator[Path]:
-        import shutil
-
         own_lock = self._lock is None
         self.lock()
-        stage = Path(tempfile.mkdtemp(prefix=f".{self.path.name}.staging-", dir=self.path.parent))
+        owned = set(owned)
+        try:  # beside the folder: swapped in whole
+            stage, inside = Path(tempfile.mkdtemp(prefix=f".{self.path.name}.staging-", dir=self.path.parent)), False
+        except OSError:  # the parent is not writable (--out /data/reports, /data root's): stage inside it
+            stage, inside = Path(tempfile.mkdtemp(prefix=".staging-", dir=self.path)), True
         stage_lock = _hold_lock(stage)
-        swapped = False
+        swapped, moved_dirs = False, []
         try:
             yield stage
-            owned = set(owned)
-            moved_dirs = []
-            with os.scandir(self.path) as it:
-                for entry in it:
-                    if entry.name in owned or (stage / entry.name).exists():
-                        continue
-                    if entry.is_dir(follow_symlinks=False):
-                        moved_dirs.append(entry.name)  # moved after the swap (folders cannot be hard-linked)
-                        continue
-                    try:
-                        os.link(entry.path, stage / entry.name, follow_symlinks=False)
-                    except OSError:
-                        shutil.copy2(entry.path, stage / entry.name, follow_symlinks=False)
-            os.chmod(stage, stat.S_IMODE(os.stat(self.path).st_mode))
-            _fsync_dir(stage)
-            if _exchange(stage, self.path):
-                old, swapped = stage, True
-            else:
-                old = Path(tempfile.mkdtemp(prefix=f".{self.path.name}.old-", dir=self.path.parent))
-                os.rmdir(old)
-                os.rename(self.path, old)
+            if not inside:
+                moved_dirs += self._link_others(stage, owned)
+                os.chmod(stage, stat.S_IMODE(os.stat(self.path).st_mode))
+                _fsync_dir(stage)
                 try:
-                    os.rename(stage, self.path)
-                except OSError:
-                    os.rename(old, self.path)
-                    raise
-                swapped = True
+                    swapped = self._swap(stage)
+                except OSError as exc:
+                    if exc.errno not in (errno.EXDEV, errno.EBUSY):  # --out a mount point: file by file below
+                        raise
+            if swapped:  # the new folder is in place: our lock moves to it, the old one (now `stage`) goes
+                _close(self._lock)
+                self._lock, stage_lock = stage_lock, None
+                self._created = False
+                for name in moved_dirs:
+                    with contextlib.suppress(OSError):
+                        os.rename(stage / name, self.path / name)
+                shutil.rmtree(stage, ignore_errors=True)
+            else:
+                _move_all_or_nothing(stage, self.path, owned)
+                shutil.rmtree(stage, ignore_errors=True)
             _fsync_dir(self.path.parent)
-            # the new folder is in place: our lock moves to it, the old one is emptied
-            _close(self._lock)
-            self._lock, stage_lock = stage_lock, None
-            self._created = False
-            for name in moved_dirs:
-                with contextlib.suppress(OSError):
-                    os.rename(old / name, self.path / name)
-            shutil.rmtree(old, ignore_errors=True)
         except BaseException:
-            if not swapped:  # (after the swap the staging path holds the old folder: removed above)
+            if not swapped:
                 shutil.rmtree(stage, ignore_errors=True)
             raise
         finally:
             _close(stage_lock)
             if own_lock:
                 self.unlock()
+
+    def _link_others(self, stage: Path, owned: set[str]) -> list[str]:
+        """Hard-link the old folder's files that are not ours into `stage`; its sub-folders are returned (moved
+        after the swap: folders cannot be hard-linked)."""
+        dirs = []
+        with os.scandir(self.path) as it:
+            for entry in it:
+                if entry.name in owned or os.path.lexists(stage / entry.name):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    dirs.append(entry.name)
+                    continue
+                try:
+                    os.link(entry.path, stage / entry.name, follow_symlinks=False)
+                except OSError:
+                    shutil.copy2(entry.path, stage / entry.name, follow_symlinks=False)
+        return dirs
+
+    def _swap(self, stage: Path) -> bool:
+        """Put `stage` where the folder is, the old folder at `stage`: one atomic exchange, or two renames."""
+        if _exchange(stage, self.path):
+            return True
+        old = Path(tempfile.mkdtemp(prefix=f".{self.path.name}.old-", dir=self.path.parent))
+        os.rmdir(old)
+        os.rename(self.path, old)
+        try:
+            os.rename(stage, self.path)
+        except OSError:
+            os.rename(old, self.path)
+            raise
+        os.rename(old, stage)  # (so the caller finds the old folder at `stage`, as after an exchange)
+        return True
+
+
+def _move_all_or_nothing(stage: Path, folder: Path, names: set[str]) -> None:
+    """The files of `stage` renamed into `folder` one by one; if one rename fails, those already moved are
+    put back (the old files were kept under hard links), so the folder holds the old outputs or the new."""
+    done: list[tuple[Path, Path | None]] = []
+    try:
+        for entry in sorted(os.listdir(stage)):
+            target, backup = folder / entry, None
+            if target.exists():
+                backup = folder / f".{entry}.{os.getpid()}.old.tmp"
+                os.link(target, backup)
+            done.append((target, backup))
+            os.replace(stage / entry, target)
+    except BaseException:
+        for target, backup in reversed(done[:-1]):
+            with contextlib.suppress(OSError):
+                os.replace(backup, target) if backup is not None else os.unlink(target)
+        for _, backup in done:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(backup)
+        raise
+    for _, backup in done:
+        if backup is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(backup)
+    _fsync_dir(folder)
 
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
