@@ -662,3 +662,15 @@ def test_results_json_is_strict_json_nan_becomes_null_with_a_note(tmp_path, monk
     doc = json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in results.json"))
     assert doc["injected"] == {"kappa": None, "ratio": [1.0, None]}
     assert any("NaN or Infinity" in n and "$.injected.kappa" in n for n in doc["notes"])
+
+
+def test_out_as_the_working_folder_is_written_in_place_not_swapped(tmp_path, monkeypatch):
+    """`score --out .`: swapping the working folder would leave the user's shell in a deleted folder."""
+    data, runs = _score_inputs(tmp_path)
+    out = tmp_path / "rep"
+    out.mkdir()
+    monkeypatch.chdir(out)
+    inode = os.stat(out).st_ino
+    assert _plain_score(data, runs, Path(".")) == 0
+    assert os.stat(out).st_ino == inode and (out / "results.json").exists()
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]

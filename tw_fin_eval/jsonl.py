@@ -523,9 +523,12 @@ class OutputFolder:
         own_lock = self._lock is None
         self.lock()
         owned = set(owned)
-        try:  # beside the folder: swapped in whole
+        cwd = Path(os.path.abspath(os.curdir))
+        try:  # beside the folder: swapped in whole — unless it holds the working folder (--out .), which a
+            if cwd == self.path or self.path in cwd.parents:  # swap would leave the shell in a deleted folder
+                raise PermissionError(errno.EBUSY, "holds the working folder")
             stage, inside = Path(tempfile.mkdtemp(prefix=f".{self.path.name}.staging-", dir=self.path.parent)), False
-        except OSError:  # the parent is not writable (--out /data/reports, /data root's): stage inside it
+        except OSError:  # or the parent is not writable (--out /data/reports, /data root's): stage inside it
             stage, inside = Path(tempfile.mkdtemp(prefix=".staging-", dir=self.path)), True
         stage_lock = _hold_lock(stage)
         swapped, moved_dirs = False, []
