@@ -161,6 +161,9 @@ def _main(args: argparse.Namespace) -> int:
         spool = report.DetailsSpool()
         outcome = engine.score(records, runs, issues=issues, judge_config=cfg, tolerance=tol,
                                progress=not args.quiet, on_item=spool)
+        mismatch = engine.check_runs_match(outcome, data_paths, runs_paths)  # none matching: InputError, exit 2
+        if mismatch:
+            print(f"score: warning: {mismatch}", file=sys.stderr)
         paths = report.write_outputs(folder, outcome, inputs=inputs, spool=spool)
     except OSError as exc:  # full disk, read-only folder …: no report file was changed
         raise output_error(exc, "report") from None
