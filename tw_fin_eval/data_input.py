@@ -296,6 +296,14 @@ def pick(records: Sequence[dict[str, Any]], *, limit: int | None = None, sample:
     return choose(records, limit=limit, sample=sample, seed=seed, allocation=allocation)[0]
 
 
+def design_request(*, limit: int | None = None, sample: int | None = None, seed: int | None = None,
+                   allocation: str = PROPORTIONAL) -> dict[str, Any]:
+    """What was asked (DESIGN_FIELDS), the same for every data file of a run: known before any is read."""
+    seed = DEFAULT_SAMPLE_SEED if seed is None else seed
+    return {"sample": sample, "allocation": allocation if sample is not None else None,
+            "sample_seed": seed if sample is not None else None, "limit": limit}
+
+
 def choose(records: Sequence[dict[str, Any]], *, limit: int | None = None, sample: int | None = None,
            seed: int | None = None, allocation: str = PROPORTIONAL) -> tuple[list[int], Sampling]:
     """(indices in file order, the sampling design). `limit` keeps the first N; `sample` takes a stratified
@@ -308,8 +316,7 @@ def choose(records: Sequence[dict[str, Any]], *, limit: int | None = None, sampl
                          field="sample_allocation")
     chosen = list(range(len(records) if limit is None else min(limit, len(records))))
     seed = DEFAULT_SAMPLE_SEED if seed is None else seed
-    request = {"sample": sample, "allocation": allocation if sample is not None else None,
-               "sample_seed": seed if sample is not None else None, "limit": limit}
+    request = design_request(limit=limit, sample=sample, seed=seed, allocation=allocation)
     if sample is None or sample >= len(chosen):
         method = "all" if len(chosen) == len(records) else "first"
         return chosen, Sampling(method, len(chosen), len(chosen), request)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import glob
 import json
+import math
 import os
 import re
+import shutil
+import stat
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -163,7 +170,7 @@ def atomic_writer(path: str | os.PathLike, mode: str = "w", encoding: str | None
     and on error the previous file is left untouched."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    fd, tmp, lock = locked_temp(p.parent, f".{p.name}.")  # (a killed writer's temporaries are removed first)
     try:
         kwargs = {} if "b" in mode else {"encoding": encoding, "newline": newline}
         with os.fdopen(fd, mode, **kwargs) as fh:
@@ -178,6 +185,8 @@ def atomic_writer(path: str | os.PathLike, mode: str = "w", encoding: str | None
         except FileNotFoundError:
             pass
         raise
+    finally:
+        _close(lock)
 
 
 class AtomicFiles:
@@ -197,12 +206,24 @@ class AtomicFiles:
     def __init__(self) -> None:
         self._pending: list[tuple[Path, str]] = []  # (target, temporary)
         self._reserved: list[str] = []  # temporaries written by someone else: fsynced at commit
+        self._locks: list[int] = []  # each temporary is flock'ed until commit/abort (jsonl.sweep_stale)
+
+    def _temp(self, target: Path) -> tuple[int, str]:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp, lock = locked_temp(target.parent, f".{target.name}.")
+        if lock is not None:
+            self._locks.append(lock)
+        self._pending.append((target, tmp))  # registered first, so abort() removes it whatever happens
+        return fd, tmp
+
+    def _release(self) -> None:
+        for fd in self._locks:
+            _close(fd)
+        self._locks.clear()
 
     def write_bytes(self, path: str | os.PathLike, data: bytes) -> Path:
         target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        self._pending.append((target, tmp))  # registered first, so abort() removes it whatever happens
+        fd, tmp = self._temp(target)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -216,9 +237,7 @@ class AtomicFiles:
     def write_lines(self, path: str | os.PathLike, lines: Iterable[str], *, encoding: str = "utf-8") -> Path:
         """Like write_text, streamed: a large output (results.jsonl of 290,000 units) never sits in memory."""
         target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        self._pending.append((target, tmp))
+        fd, tmp = self._temp(target)
         with os.fdopen(fd, "w", encoding=encoding) as fh:
             for line in lines:
                 fh.write(line)
@@ -231,10 +250,8 @@ class AtomicFiles:
         """A temporary path for a library that writes a file by name (pyarrow); renamed to `path` on commit.
         The caller must have finished (and closed) the file before the block ends."""
         target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, tmp = self._temp(target)
         os.close(fd)
-        self._pending.append((target, tmp))
         self._reserved.append(tmp)
         os.chmod(tmp, 0o666 & ~_umask())
         return tmp
@@ -248,9 +265,38 @@ class AtomicFiles:
                 os.close(fd)
         self._reserved.clear()
         folders = {target.parent for target, _ in self._pending}
-        for target, tmp in self._pending:
-            os.replace(tmp, target)  # a rename in one folder needs no space: cannot fail for a full disk
+        # a rename in one folder needs no space, but it can fail (permissions, a folder put in the way): keep
+        # each old file under a hard link until all are in place, and put them back if one fails
+        backups: list[tuple[Path, str | None]] = []
+        try:
+            for target, tmp in self._pending:
+                backup = None
+                if target.exists() and not target.is_dir():
+                    backup = tmp[:-len(".tmp")] + ".old.tmp"
+                    try:
+                        os.link(target, backup)
+                    except OSError:
+                        backup = None
+                backups.append((target, backup))
+                os.replace(tmp, target)
+        except BaseException:
+            for target, backup in reversed(backups[:-1] if backups else []):
+                with contextlib.suppress(OSError):
+                    if backup is None:
+                        os.unlink(target)
+                    else:
+                        os.replace(backup, target)
+            for _, backup in backups:
+                if backup is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(backup)
+            raise
+        for _, backup in backups:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(backup)
         self._pending.clear()
+        self._release()
         for folder in folders:
             _fsync_dir(folder)
 
@@ -262,6 +308,7 @@ class AtomicFiles:
                 pass
         self._pending.clear()
         self._reserved.clear()
+        self._release()
 
     def __enter__(self) -> AtomicFiles:
         return self
@@ -288,6 +335,310 @@ def _fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+# --- temporaries a kill left behind, and output folders replaced all at once --------------------------
+# Every temporary we write is flock'ed by its writer while it lives, so the next run tells a live writer's
+# file (locked) from one left by SIGKILL/SIGTERM (unlocked) and removes only the latter.
+
+def _try_lock(fd: int) -> bool:
+    """Exclusive, non-blocking flock on `fd`; True if taken (POSIX; elsewhere always True)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+
+
+def _hold_lock(path: str | os.PathLike) -> int | None:
+    """A descriptor holding an flock on `path` (a file or a folder), or None when someone else holds it."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    if _try_lock(fd):
+        return fd
+    os.close(fd)
+    return None
+
+
+def sweep_stale(folder: str | os.PathLike, pattern: str) -> int:
+    """Remove the entries of `folder` matching the glob `pattern` that no live writer holds locked
+    (temporaries and staging folders of a run that was killed). Returns how many were removed."""
+    removed = 0
+    try:
+        entries = list(Path(folder).glob(pattern))
+    except OSError:
+        return 0
+    for p in entries:
+        try:
+            fd = _hold_lock(p)
+        except OSError:
+            continue
+        if fd is None:
+            continue  # a live writer's
+        try:
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                p.unlink()
+            removed += 1
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
+
+
+def locked_temp(folder: str | os.PathLike, prefix: str, suffix: str = ".tmp") -> tuple[int, str, int | None]:
+    """(fd, path, lock fd) of a new temporary in `folder`, locked while its writer lives. Stale ones with the
+    same prefix and suffix (left by a killed run) are removed first."""
+    sweep_stale(folder, f"{glob.escape(prefix)}*{glob.escape(suffix)}")
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
+    lock = os.open(tmp, os.O_RDONLY)
+    if not _try_lock(lock):  # pragma: no cover - a new file nobody else knows
+        os.close(lock)
+        lock = None
+    return fd, tmp, lock
+
+
+def _close(fd: int | None) -> None:
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def finite_json(value: Any, path: str = "$") -> tuple[Any, list[str]]:
+    """`value` with every NaN/Infinity replaced by None (strict JSON has neither), and where they were."""
+    where: list[str] = []
+
+    def walk(v: Any, at: str) -> Any:
+        if isinstance(v, float) and not math.isfinite(v):
+            where.append(at)
+            return None
+        if isinstance(v, dict):
+            return {k: walk(x, f"{at}.{k}") for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [walk(x, f"{at}[{i}]") for i, x in enumerate(v)]
+        return v
+
+    return walk(value, path), where
+
+
+def dumps_strict(obj: Any, *, indent: int | None = None, note_key: str | None = None) -> str:
+    """JSON any strict parser reads: NaN/Infinity become null; with `note_key` (obj a dict) a note under that
+    key lists where."""
+    clean, where = finite_json(obj)
+    if where and note_key and isinstance(clean, dict):
+        clean[note_key] = [*(clean.get(note_key) or []),
+                           f"{len(where)} value(s) were NaN or Infinity (not JSON) and are null: {', '.join(where[:20])}"
+                           + (" …" if len(where) > 20 else "")]
+    return json.dumps(clean, ensure_ascii=False, indent=indent, allow_nan=False,
+                      **({} if indent else {"separators": (",", ":")}))
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE); False where the system cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if fn(at_fdcwd, os.fsencode(str(a)), at_fdcwd, os.fsencode(str(b)), rename_exchange) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP if hasattr(errno, "ENOTSUP") else errno.EINVAL):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+class OutputFolder:
+    """An output folder (`score --out`) written by one writer at a time and replaced all at once.
+
+    `lock()` takes an exclusive flock on the folder (creating it if needed): a second writer gets an
+    InputError (exit 2) at once. `replace(owned)` is a context manager giving a staging folder beside it
+    (`.<name>.staging-XXXX`); when the block ends without error, the files of the old folder that are not
+    `owned` outputs (the judge cache, the user's own files) are hard-linked in, and the two folders are
+    swapped with one atomic rename (renameat2 RENAME_EXCHANGE; elsewhere two renames, the old folder put back
+    if the second fails). Readers see the old outputs or the new ones, never a mix. On any error the staging
+    folder is removed and the old outputs are untouched. Staging folders and temporaries of a killed run
+    are removed by the next `lock()`."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self._lock: int | None = None
+        self._created = False
+
+    @property
+    def locked(self) -> bool:
+        return self._lock is not None
+
+    def _stale_patterns(self) -> list[str]:
+        name = glob.escape(self.path.name)
+        return [f".{name}.staging-*", f".{name}.old-*"]
+
+    def lock(self) -> OutputFolder:
+        if self._lock is not None:
+            return self
+        self.path = self.path.resolve() if self.path.is_symlink() else Path(os.path.abspath(self.path))
+        if self.path.exists() and not self.path.is_dir():
+            raise InputError("--out must be a folder, not a file", path=self.path)
+        if not self.path.exists():
+            self.path.mkdir(parents=True, exist_ok=True)
+            self._created = True
+        fd = _hold_lock(self.path)
+        if fd is None:
+            raise InputError("another process is writing this output folder right now (a second `score` with "
+                             "the same --out?); wait for it to finish or use another --out", path=self.path)
+        self._lock = fd
+        for pattern in self._stale_patterns():
+            sweep_stale(self.path.parent, pattern)
+        sweep_stale(self.path, ".staging-*")
+        sweep_stale(self.path, ".*.????????.tmp")  # per-file temporaries (mkstemp's 8 characters) of a killed writer
+        return self
+
+    def unlock(self) -> None:
+        if self._lock is None:
+            return
+        _close(self._lock)
+        self._lock = None
+        if self._created:  # a run that wrote nothing leaves no empty folder behind
+            with contextlib.suppress(OSError):
+                self.path.rmdir()
+
+    def __enter__(self) -> OutputFolder:
+        return self.lock()
+
+    def __exit__(self, *exc: object) -> None:
+        self.unlock()
+
+    @contextmanager
+    def replace(self, owned: Iterable[str] = ()) -> Iterator[Path]:
+        own_lock = self._lock is None
+        self.lock()
+        owned = set(owned)
+        cwd = Path(os.path.abspath(os.curdir))
+        try:  # beside the folder: swapped in whole — unless it holds the working folder (--out .), which a
+            if cwd == self.path or self.path in cwd.parents:  # swap would leave the shell in a deleted folder
+                raise PermissionError(errno.EBUSY, "holds the working folder")
+            stage, inside = Path(tempfile.mkdtemp(prefix=f".{self.path.name}.staging-", dir=self.path.parent)), False
+        except OSError:  # or the parent is not writable (--out /data/reports, /data root's): stage inside it
+            stage, inside = Path(tempfile.mkdtemp(prefix=".staging-", dir=self.path)), True
+        stage_lock = _hold_lock(stage)
+        swapped, moved_dirs = False, []
+        try:
+            yield stage
+            if not inside:
+                moved_dirs += self._link_others(stage, owned)
+                os.chmod(stage, stat.S_IMODE(os.stat(self.path).st_mode))
+                _fsync_dir(stage)
+                try:
+                    swapped = self._swap(stage)
+                except OSError as exc:
+                    if exc.errno not in (errno.EXDEV, errno.EBUSY):  # --out a mount point: file by file below
+                        raise
+            if swapped:  # the new folder is in place: our lock moves to it, the old one (now `stage`) goes
+                _close(self._lock)
+                self._lock, stage_lock = stage_lock, None
+                self._created = False
+                for name in moved_dirs:
+                    with contextlib.suppress(OSError):
+                        os.rename(stage / name, self.path / name)
+                shutil.rmtree(stage, ignore_errors=True)
+            else:
+                _move_all_or_nothing(stage, self.path, owned)
+                shutil.rmtree(stage, ignore_errors=True)
+            _fsync_dir(self.path.parent)
+        except BaseException:
+            if not swapped:
+                shutil.rmtree(stage, ignore_errors=True)
+            raise
+        finally:
+            _close(stage_lock)
+            if own_lock:
+                self.unlock()
+
+    def _link_others(self, stage: Path, owned: set[str]) -> list[str]:
+        """Hard-link the old folder's files that are not ours into `stage`; its sub-folders are returned (moved
+        after the swap: folders cannot be hard-linked)."""
+        dirs = []
+        with os.scandir(self.path) as it:
+            for entry in it:
+                if entry.name in owned or os.path.lexists(stage / entry.name):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    dirs.append(entry.name)
+                    continue
+                try:
+                    os.link(entry.path, stage / entry.name, follow_symlinks=False)
+                except OSError:
+                    shutil.copy2(entry.path, stage / entry.name, follow_symlinks=False)
+        return dirs
+
+    def _swap(self, stage: Path) -> bool:
+        """Put `stage` where the folder is, the old folder at `stage`: one atomic exchange, or two renames."""
+        if _exchange(stage, self.path):
+            return True
+        old = Path(tempfile.mkdtemp(prefix=f".{self.path.name}.old-", dir=self.path.parent))
+        os.rmdir(old)
+        os.rename(self.path, old)
+        try:
+            os.rename(stage, self.path)
+        except OSError:
+            os.rename(old, self.path)
+            raise
+        os.rename(old, stage)  # (so the caller finds the old folder at `stage`, as after an exchange)
+        return True
+
+
+def _move_all_or_nothing(stage: Path, folder: Path, names: set[str]) -> None:
+    """The files of `stage` renamed into `folder` one by one; if one rename fails, those already moved are
+    put back (the old files were kept under hard links), so the folder holds the old outputs or the new."""
+    done: list[tuple[Path, Path | None]] = []
+    try:
+        for entry in sorted(os.listdir(stage)):
+            target, backup = folder / entry, None
+            if target.exists():
+                backup = folder / f".{entry}.{os.getpid()}.old.tmp"
+                os.link(target, backup)
+            done.append((target, backup))
+            os.replace(stage / entry, target)
+    except BaseException:
+        for target, backup in reversed(done[:-1]):
+            with contextlib.suppress(OSError):
+                os.replace(backup, target) if backup is not None else os.unlink(target)
+        for _, backup in done:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(backup)
+        raise
+    for _, backup in done:
+        if backup is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(backup)
+    _fsync_dir(folder)
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_csv_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet will not run: text starting with = + - @ (or a tab / CR) gets a leading
+    apostrophe, so `=HYPERLINK(…)` as a model name or id stays text. Numbers, and text that is a number
+    ("-0.5"), are left as they are. Used for every CSV we write."""
+    if not isinstance(value, str) or not value.startswith(_FORMULA_START):
+        return value
+    try:
+        float(value)
+        return value
+    except ValueError:
+        return "'" + value
 
 
 def output_error(exc: OSError, what: str = "output") -> InputError:

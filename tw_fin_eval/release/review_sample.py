@@ -186,11 +186,13 @@ def draw(data_dir: Path, *, size: int = DEFAULT_SIZE, seed: int = DEFAULT_SEED,
 
 
 def write_sheet(path: Path, records: list[dict[str, Any]]) -> None:
+    from tw_fin_eval.jsonl import safe_csv_cell  # a cell starting with = + - @ is not a formula
+
     with atomic_writer(path, encoding="utf-8-sig", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=COLUMNS, quoting=csv.QUOTE_ALL)
         writer.writeheader()
         for i, rec in enumerate(records, 1):
-            writer.writerow({"序號 No": str(i), **row_for(rec)})
+            writer.writerow({k: safe_csv_cell(v) for k, v in {"序號 No": str(i), **row_for(rec)}.items()})
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.jsonl import AtomicFiles, dumps, iter_jsonl, output_error
+from tw_fin_eval.jsonl import AtomicFiles, dumps, dumps_strict, iter_jsonl, output_error
 from tw_fin_eval.reports import html as html_report
 from tw_fin_eval.reports import results_doc, stats
 from tw_fin_eval.scoring import gold
@@ -288,7 +288,7 @@ def main(args: argparse.Namespace) -> int:
     paths = {"json": out / "compare.json", "md": out / "compare.md", "html": out / "compare.html"}
     try:
         with AtomicFiles() as files:
-            files.write_text(paths["json"], json.dumps(cmp, ensure_ascii=False, indent=2) + "\n")
+            files.write_text(paths["json"], dumps_strict(cmp, indent=2, note_key="notes") + "\n")
             files.write_text(paths["md"], markdown(cmp))
             files.write_text(paths["html"], html_report.render_compare(cmp))
     except OSError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import urllib.parse
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -27,7 +28,8 @@ def _public_url(url: str | None) -> str:
 def _list_block(title: str, entries: Sequence[str], limit: int = 200) -> str:
     if not entries:
         return f"- {title}: 0"
-    shown = "\n".join(f"  - {e}" for e in entries[:limit])
+    # inside <details> Markdown renders raw HTML: a server's error message is text, never markup
+    shown = "\n".join(f"  - {html.escape(str(e), quote=False)}" for e in entries[:limit])
     more = f"\n  - … and {len(entries) - limit} more" if len(entries) > limit else ""
     return f"- {title}: {len(entries)}\n<details><summary>list</summary>\n\n{shown}{more}\n\n</details>"
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from tw_fin_eval.answers import extract
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.jsonl import AtomicFiles, dumps
+from tw_fin_eval.jsonl import AtomicFiles, OutputFolder, dumps, dumps_strict, locked_temp
 from tw_fin_eval.reports import results_doc
 from tw_fin_eval.reports.markdown import report_markdown
 from tw_fin_eval.reports.summary import _ratio, csv_text, summary_rows
@@ -31,7 +31,8 @@ class DetailsSpool:
 
     def __init__(self) -> None:
         # in the system's temporary folder: --out is created only when the outputs are written
-        fd, self.path = tempfile.mkstemp(prefix="tw_fin_eval_details.", suffix=".jsonl.tmp")
+        # (locked while we live: the next run removes one a SIGKILL left behind — jsonl.locked_temp)
+        fd, self.path, self._lock = locked_temp(tempfile.gettempdir(), "tw_fin_eval_details.", ".jsonl.tmp")
         self._fh = os.fdopen(fd, "w", encoding="utf-8")
         self._check: Callable[[str], list] | None = None
         try:
@@ -105,6 +106,10 @@ class DetailsSpool:
             self._fh.close()
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)
+        if self._lock is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._lock)
+            self._lock = None
 
 
 def _result_lines(outcome: Outcome, spool: DetailsSpool | None) -> Iterator[tuple[str, dict[str, Any], str | None]]:
@@ -276,10 +281,24 @@ def gold_text(g: dict[str, Any] | None) -> str | None:
     return None if v is None else f"{v:.12g}"
 
 
-def write_outputs(out_dir: str | os.PathLike, outcome: Outcome, *, inputs: dict[str, Any],
+OUTPUT_NAMES = ("results.jsonl", "summary.csv", "report.md", "results.json", "report.html", "details.parquet")
+
+
+def write_outputs(out_dir: str | os.PathLike | OutputFolder, outcome: Outcome, *, inputs: dict[str, Any],
                   spool: DetailsSpool | None = None) -> dict[str, Path]:
-    """Every output goes to a temporary file first; all are renamed into place only when all were written,
-    so an error leaves no partial report behind. results.jsonl is streamed (constant memory)."""
+    """Every output is written into a staging folder beside `out_dir`, which then replaces the folder in one
+    atomic swap (jsonl.OutputFolder: readers see the old report or the new one, never a mix; other files in
+    the folder, like the judge cache, are kept). An error leaves the old report untouched. `out_dir` may be
+    an OutputFolder the caller already locked (score locks --out before judging). results.jsonl is streamed
+    (constant memory)."""
+    folder = out_dir if isinstance(out_dir, OutputFolder) else OutputFolder(out_dir)
+    with folder.replace(OUTPUT_NAMES) as stage:
+        paths = _write_outputs(stage, outcome, inputs=inputs, spool=spool)
+    return {k: folder.path / p.name for k, p in paths.items()}
+
+
+def _write_outputs(out: Path, outcome: Outcome, *, inputs: dict[str, Any],
+                   spool: DetailsSpool | None) -> dict[str, Path]:
     from tw_fin_eval.reports import html as html_report
 
     rows = summary_rows(outcome.items)
@@ -290,7 +309,6 @@ def write_outputs(out_dir: str | os.PathLike, outcome: Outcome, *, inputs: dict[
     summary = csv_text(rows)
     report = report_markdown(outcome, rows, inputs=inputs, doc=doc)
     examples = ErrorExamples()
-    out = Path(out_dir)
     paths = {"results": out / "results.jsonl", "summary": out / "summary.csv", "report": out / "report.md",
              "results_json": out / "results.json", "html": out / "report.html"}
     parquet: _ParquetSink | None = None
@@ -317,7 +335,7 @@ def write_outputs(out_dir: str | os.PathLike, outcome: Outcome, *, inputs: dict[
         page = html_report.render_report(doc, rows, errors=examples.doc(),
                                          details="details.parquet" if "parquet" in paths else "results.jsonl")
         for key, text in (("summary", summary), ("report", report), ("html", page),
-                          ("results_json", dumps_pretty(doc) + "\n")):
+                          ("results_json", dumps_strict(doc, indent=2, note_key="notes") + "\n")):
             files.write_text(paths[key], text)
     return paths
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tw_fin_eval.answers import extract
+from tw_fin_eval.jsonl import safe_csv_cell
 from tw_fin_eval.scoring import gold, scorers
 from tw_fin_eval.scoring.engine import STALE
 from tw_fin_eval.subsets import group_sort_key
@@ -222,8 +223,9 @@ def csv_text(rows: Sequence[dict[str, Any]]) -> str:
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
     w.writeheader()
-    for r in rows:
-        w.writerow({k: (f"{r[k]:.6f}" if isinstance(r.get(k), float) else ("" if r.get(k) is None else r[k]))
+    for r in rows:  # a model name or group starting with = + - @ is not a formula (jsonl.safe_csv_cell)
+        w.writerow({k: (f"{r[k]:.6f}" if isinstance(r.get(k), float) else ("" if r.get(k) is None
+                                                                            else safe_csv_cell(r[k])))
                     for k in COLUMNS})
     return buf.getvalue()
 

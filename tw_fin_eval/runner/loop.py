@@ -211,29 +211,37 @@ def _validate(cfg: RunConfig) -> None:
                          path=cfg.out, field="out")
 
 
-def _design(tasks: list[Task]) -> dict[str, Any] | None:
-    """The sampling design shared by the run's lines (method, n, seed, levels): a resume must use the same."""
-    for task in tasks:
-        if task.sampling:
-            return {k: task.sampling.get(k) for k in data_input.DESIGN_FIELDS}
-    return None
+def _design(cfg: RunConfig) -> dict[str, Any]:
+    """The sampling design shared by the run's lines (sample, allocation, seed, limit): a resume must use the
+    same. Known from the command line, before the data is read."""
+    return data_input.design_request(limit=cfg.limit, sample=cfg.sample, seed=cfg.sample_seed,
+                                     allocation=cfg.sample_allocation)
 
 
-def _plan(tasks: list[Task], existing: ExistingRun, cfg: RunConfig, summary: RunSummary,
-          log: TextIO) -> tuple[list[Task], deque[Task], dict[Key, Task]]:
-    """(todo, ready, waiting): what is left, what can be sent now, and the self-history turns keyed by
-    the turn they wait for. Restores the model's own earlier answers for self history."""
-    todo: list[Task] = []
-    for task in tasks:
-        prev = existing.done.get(task.key)
+class _Planner:
+    """Sorts tasks as `load_tasks` makes them: a finished key is counted and dropped at once (its prompt is
+    never kept: resuming a finished 290,000-item run holds only the runs file's keys and hashes); for self
+    history its stored answer goes to the conversation, so later turns can be built."""
+
+    def __init__(self, existing: ExistingRun, cfg: RunConfig, summary: RunSummary) -> None:
+        self.existing, self.cfg, self.summary = existing, cfg, summary
+
+    def __call__(self, task: Task) -> bool:
+        self.summary.total += 1
+        prev = self.existing.done.get(task.key)
         if prev is None:
-            todo.append(task)
-            continue
-        summary.skipped += 1
-        if task.conv is not None and cfg.history == "self":
+            return True
+        self.summary.skipped += 1
+        if task.conv is not None and self.cfg.history == "self":
             task.conv.answers[task.turn] = split_think(prev.response)[0] or ""  # type: ignore[index]
         if task.messages is not None and prev.messages_sha256 not in (None, messages_sha256(task.messages)):
-            summary.stale_prompts += 1
+            self.summary.stale_prompts += 1
+        return False
+
+
+def _plan(todo: list[Task], summary: RunSummary, log: TextIO) -> tuple[deque[Task], dict[Key, Task]]:
+    """(ready, waiting) of what is left: what can be sent now, and the self-history turns keyed by the turn
+    they wait for."""
     if summary.stale_prompts:
         print(f"run: note: {summary.stale_prompts} finished items were asked with a prompt that differs from "
               "the data now; they are kept (delete their lines to ask again)", file=log)
@@ -249,7 +257,13 @@ def _plan(tasks: list[Task], existing: ExistingRun, cfg: RunConfig, summary: Run
                 waiting[(task.record_id, task.turn - 1)] = task
         else:
             ready.append(task)
-    return todo, ready, waiting
+    return ready, waiting
+
+
+def _load_todo(cfg: RunConfig, existing: ExistingRun, summary: RunSummary) -> list[Task]:
+    return load_tasks(cfg.data, configs=cfg.configs, limit=cfg.limit, sample=cfg.sample, seed=cfg.sample_seed,
+                      history=cfg.history, allocation=cfg.sample_allocation,
+                      keep=_Planner(existing, cfg, summary))
 
 
 def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None = None) -> RunSummary:
@@ -263,14 +277,13 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
                         backoff_base=cfg.backoff_base, backoff_max=cfg.backoff_max,
                         max_retry_after=cfg.max_retry_after, max_response_bytes=cfg.max_response_bytes,
                         breaker=breaker)
-    tasks = load_tasks(cfg.data, configs=cfg.configs, limit=cfg.limit, sample=cfg.sample, seed=cfg.sample_seed,
-                       history=cfg.history, allocation=cfg.sample_allocation)
-    summary = RunSummary(total=len(tasks))
+    summary = RunSummary()
     start = time.monotonic()
     if cfg.dry_run:  # read-only: no lock, no repair, nothing sent
         existing = RunsFile(cfg.out, model=cfg.model, history=cfg.history, generation=cfg.settings.generation(),
-                            sampling=_design(tasks)).read_existing()
-        todo, ready, _ = _plan(tasks, existing, cfg, summary, log)
+                            sampling=_design(cfg)).read_existing()
+        todo = _load_todo(cfg, existing, summary)
+        ready, _ = _plan(todo, summary, log)
         print(f"run: dry run: {summary.total} items in the data, {summary.skipped} already done in {cfg.out}, "
               f"{len(todo)} to ask ({len(todo) - len(ready)} of them wait for earlier self-history turns)"
               + (f"; a partial last line of {existing.truncated_bytes} bytes would be removed"
@@ -289,10 +302,11 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
         summary.exit_code = 0 if reason is None else 1
         return summary
     with RunsFile(cfg.out, model=cfg.model, history=cfg.history, generation=cfg.settings.generation(),
-                  sampling=_design(tasks)) as runs:
+                  sampling=_design(cfg)) as runs:
         runs.open()  # lock first, then read: no other run can append between our read and our writes
         existing = runs.read_existing()
-        todo, ready, waiting = _plan(tasks, existing, cfg, summary, log)
+        todo = _load_todo(cfg, existing, summary)  # the data is streamed: finished keys are dropped as they come
+        ready, waiting = _plan(todo, summary, log)
         runs.repair(existing)
         if existing.truncated_bytes:
             summary.truncated_bytes = existing.truncated_bytes
@@ -342,6 +356,11 @@ def run(cfg: RunConfig, *, log: TextIO | None = None, out_stream: TextIO | None 
         print(f"run: error: cannot write {cfg.out}: {summary.write_error}; stopped. The file ends at its last "
               "complete line; free the disk and re-run the same command to continue", file=log)
     print(summary.text(cfg.out), file=out_stream)
+    if summary.interrupted or summary.terminated:
+        print(f"run: {'terminated' if summary.terminated else 'interrupted'} — kept: the {summary.ok + summary.failed} "
+              f"lines written this run and the {summary.skipped} done before are in {cfg.out} (every line is "
+              "complete); requests cut off in flight were not written. Re-run the same command to continue",
+              file=log)
     if summary.terminated:
         summary.exit_code = 143
     elif summary.interrupted:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -136,29 +136,50 @@ def record_tasks(rec: dict, *, history: str = "gold", path: Path | None = None,
 
 def load_tasks(data: Iterable[str | os.PathLike], *, configs: Sequence[str] | str | None = None,
                limit: int | None = None, sample: int | None = None, seed: int | None = None,
-               history: str = "gold", allocation: str = data_input.PROPORTIONAL) -> list[Task]:
+               history: str = "gold", allocation: str = data_input.PROPORTIONAL,
+               keep: Callable[[Task], bool] | None = None) -> list[Task]:
     """Every (id, turn) to ask, in file order. `data` names JSONL or parquet files, release folders or Hub
     ids (`configs` picks a release's configs; tw_fin_eval.data_input). Per data file: `limit` keeps the
     first N records, `sample` a stratified random sample of N (`allocation` proportional or equal, seeded by
     `seed`, the sampling seed — not the generation seed); every task carries its record's sampling design.
-    Validates everything first: bad input raises InputError naming the file and line (or row)."""
+    Validates everything first: bad input raises InputError naming the file and line (or row).
+
+    Records are streamed, never held: `keep(task)` sees every task as it is made and only those it returns
+    True for are kept (resume drops finished ones, so resuming 290,000 finished items holds no prompts).
+    With `sample` each file is read twice (first only the stratum fields)."""
     tasks: list[Task] = []
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[str, int]] = {}  # id → where it was first seen (file name shared, not one string per id)
     for source in data_input.resolve_all([str(d) for d in data], configs):
-        rows = list(data_input.iter_records(source))
-        picked, design = data_input.choose([rec for _, _, rec in rows], limit=limit, sample=sample, seed=seed,
-                                           allocation=allocation)
-        for i in picked:
-            where, line, rec = rows[i]
+        if sample is not None:  # the strata of every record, then the chosen ones built on a second read
+            stubs = [{k: sys.intern(str(rec[k])) if isinstance(rec.get(k), str) else rec.get(k)
+                      for k in data_input.SAMPLE_KEYS if k in rec} for _, _, rec in data_input.iter_records(source)]
+            picked, design = data_input.choose(stubs, limit=limit, sample=sample, seed=seed, allocation=allocation)
+            wanted: set[int] | None = set(picked)
+            del stubs
+        else:
+            wanted, design = None, None
+        fields_of: dict[str, dict[str, Any]] = {}  # one shared `sampling` dict per stratum, not one per record
+        count = 0
+        for i, (where, line, rec) in enumerate(data_input.iter_records(source)):
+            count += 1
+            if (wanted is not None and i not in wanted) or (wanted is None and limit is not None and i >= limit):
+                continue
             rid = rec.get("id")
             if isinstance(rid, str) and rid in seen:
-                raise InputError(f"duplicate id (first seen at {seen[rid]})", path=where, line=line, item_id=rid)
+                raise InputError(f"duplicate id (first seen at {seen[rid][0]}:{seen[rid][1]})", path=where, line=line,
+                                 item_id=rid)
             record = record_tasks(rec, history=history, path=Path(where), line=line)
-            fields = design.line_fields(rec)
+            stratum = data_input.stratum_value(rec, design.key) if design is not None and design.key else ""
+            if stratum not in fields_of:
+                fields_of[stratum] = design.line_fields(rec) if design is not None else {}
             for task in record:
-                task.sampling = fields
-            tasks.extend(record)
-            seen[rid] = f"{where}:{line}"  # type: ignore[index]
+                task.sampling = fields_of[stratum]
+                if keep is None or keep(task):
+                    tasks.append(task)
+            seen[rid] = (where, line)  # type: ignore[index]
+        if design is None:  # the design needs the file's size: filled in now, into the dict the tasks share
+            _, design = data_input.choose([{}] * count, limit=limit, seed=seed, allocation=allocation)
+            fields_of.setdefault("", {}).update(design.line_fields({}))
     return tasks
 
 

@@ -15,12 +15,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from tw_fin_eval import data_input
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.jsonl import output_error
+from tw_fin_eval.jsonl import OutputFolder, output_error
 from tw_fin_eval.redact import key_from_env
 from tw_fin_eval.reports import outputs, summary
 from tw_fin_eval.schema import DEFAULT_TOLERANCE, tolerance_from
@@ -106,7 +110,39 @@ def expand(patterns: list[str]) -> list[str]:
     return data_input.expand_globs(patterns)
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an interrupt so every `finally` runs (temporaries removed, the lock released)."""
+
+
+@contextmanager
+def _signals() -> Iterator[None]:
+    """Ctrl-C and SIGTERM stop `score` cleanly. Started with SIGINT ignored (`tw-fin-eval score … &` in a
+    script: the shell ignores it for background jobs) Python would never see Ctrl-C: it is turned back on."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def term(signum: int, frame: object) -> None:
+        raise _Terminated()
+
+    old_int = signal.getsignal(signal.SIGINT)
+    old_term = signal.signal(signal.SIGTERM, term)
+    if old_int is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+        if old_int is signal.SIG_IGN:
+            signal.signal(signal.SIGINT, old_int)
+
+
 def main(args: argparse.Namespace) -> int:
+    with _signals():
+        return _main(args)
+
+
+def _main(args: argparse.Namespace) -> int:
     start = time.monotonic()
     cfg = judge_config_from_args(args)
     if any(v is not None and v < 0 for v in (args.rel_tol, args.abs_tol)):
@@ -120,18 +156,32 @@ def main(args: argparse.Namespace) -> int:
     runs = engine.load_runs(runs_paths)
     inputs = {"data": [str(p) for p in records.paths], "runs": runs_paths, "rel_tol": (tol or DEFAULT_TOLERANCE).rel,
               "abs_tol": (tol or DEFAULT_TOLERANCE).abs}
-    spool = outputs.DetailsSpool()
+    folder = OutputFolder(args.out)
+    try:  # one writer at a time, from before the judge cache is opened to the swap of the new report
+        folder.lock()
+    except OSError as exc:
+        raise output_error(exc, "report") from None
+    spool = None
     try:
+        spool = outputs.DetailsSpool()
         outcome = engine.score(records, runs, issues=issues, judge_config=cfg, tolerance=tol,
                                progress=not args.quiet, on_item=spool)
         mismatch = engine.check_runs_match(outcome, data_paths, runs_paths)  # none matching: InputError, exit 2
         if mismatch:
             print(f"score: warning: {mismatch}", file=sys.stderr)
-        paths = outputs.write_outputs(args.out, outcome, inputs=inputs, spool=spool)
+        paths = outputs.write_outputs(folder, outcome, inputs=inputs, spool=spool)
     except OSError as exc:  # full disk, read-only folder …: no report file was changed
         raise output_error(exc, "report") from None
+    except KeyboardInterrupt as exc:
+        kept = (f"; the judge replies received so far are kept in {cfg.cache_path} and the same command reuses them"
+                if cfg.enabled and cfg.cache_path else "")
+        print(f"tw-fin-eval score: {'terminated' if isinstance(exc, _Terminated) else 'interrupted'} — no report "
+              f"was written, {folder.path} holds the previous one unchanged (if any){kept}", file=sys.stderr)
+        return 143 if isinstance(exc, _Terminated) else 130
     finally:
-        spool.close()
+        if spool is not None:
+            spool.close()
+        folder.unlock()
     if not args.quiet:
         doc = json.loads(paths["results_json"].read_text(encoding="utf-8"))
         print(f"headline: {doc['headline']['text']}")

@@ -230,12 +230,14 @@ def summary_markdown(rows: Iterable[Mapping[str, Any]]) -> str:
 
 
 def summary_csv(rows: Iterable[Mapping[str, Any]]) -> str:
+    from tw_fin_eval.jsonl import safe_csv_cell
+
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=[*SUMMARY_COLUMNS, "other"], lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow({k: ("" if r.get(k) is None else (f"{r[k]:.6f}" if isinstance(r[k], float) else r[k]))
-                    for k in w.fieldnames})
+        w.writerow({k: ("" if r.get(k) is None else (f"{r[k]:.6f}" if isinstance(r[k], float)
+                                                      else safe_csv_cell(r[k]))) for k in w.fieldnames})
     return buf.getvalue()
 
 

@@ -318,11 +318,13 @@ def convert(sheet: Sheet) -> Result:
 
 
 def issues_csv(problems: Sequence[Problem]) -> str:
+    from tw_fin_eval.jsonl import safe_csv_cell
+
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow(ISSUE_COLUMNS)
     for p in problems:
-        w.writerow(p.row())
+        w.writerow([safe_csv_cell(c) for c in p.row()])  # a cell starting with = + - @ is not a formula
     return buf.getvalue()
 
 
