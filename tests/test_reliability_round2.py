@@ -478,6 +478,10 @@ def test_stale_temporaries_are_removed_by_the_next_run_live_ones_kept(tmp_path, 
         p.write_text("left by SIGKILL", encoding="utf-8")
     stale[2].mkdir()
     (stale[2] / "report.md").write_text("half", encoding="utf-8")
+    young = temp / "tw_fin_eval_details.y0ung000.jsonl.tmp"  # created this instant by a scorer not yet locked
+    young.write_text("", encoding="utf-8")
+    for p in stale:  # left by a run killed a while ago
+        os.utime(p, (time.time() - 3600, time.time() - 3600))
     live = temp / "tw_fin_eval_details.l1ve0000.jsonl.tmp"  # another scorer's, still running
     live.write_text("busy", encoding="utf-8")
     fd = os.open(live, os.O_RDONLY)
@@ -487,7 +491,7 @@ def test_stale_temporaries_are_removed_by_the_next_run_live_ones_kept(tmp_path, 
     finally:
         os.close(fd)
     assert [p for p in stale if p.exists()] == []
-    assert live.exists() and not [p for p in temp.iterdir() if p != live]
+    assert live.exists() and young.exists() and not [p for p in temp.iterdir() if p not in (live, young)]
 
 
 def test_atomic_writer_removes_a_killed_writers_temporaries(tmp_path):
@@ -498,6 +502,7 @@ def test_atomic_writer_removes_a_killed_writers_temporaries(tmp_path):
 
     stale, live = tmp_path / ".finqa.jsonl.k1ll3d00.tmp", tmp_path / ".finqa.jsonl.l1ve0000.tmp"
     stale.write_text("x", encoding="utf-8")
+    os.utime(stale, (time.time() - 3600, time.time() - 3600))  # a kill a while ago (fresh ones are left alone)
     live.write_text("y", encoding="utf-8")
     fd = os.open(live, os.O_RDONLY)
     fcntl.flock(fd, fcntl.LOCK_EX)
@@ -543,6 +548,9 @@ def test_a_killed_score_leaves_nothing_the_next_run_does_not_clean(tmp_path, how
             assert proc.returncode == 143 and "terminated" in err and "no report was written" in err, err
             assert list(temp.iterdir()) == []  # the spool was removed on the way out
         hang["on"] = False
+        left = [*temp.iterdir(), *tmp_path.glob(".rep.*"), *(out.glob(".*.tmp") if out.exists() else [])]
+        for p in left:  # as if killed a while ago: entries younger than jsonl.STALE_AFTER_S are left alone
+            os.utime(p, (time.time() - 3600, time.time() - 3600))
         proc = _score_proc(data, runs, out, srv.url, temp)
         assert proc.wait(timeout=120) == 0, proc.stderr.read()
     assert list(temp.iterdir()) == []

@@ -13,6 +13,7 @@ import shutil
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -363,16 +364,23 @@ def _hold_lock(path: str | os.PathLike) -> int | None:
     return None
 
 
+STALE_AFTER_S = 60.0  # a writer locks its temporary microseconds after creating it; a killed run's are older
+
+
 def sweep_stale(folder: str | os.PathLike, pattern: str) -> int:
     """Remove the entries of `folder` matching the glob `pattern` that no live writer holds locked
-    (temporaries and staging folders of a run that was killed). Returns how many were removed."""
+    (temporaries and staging folders of a run that was killed). Returns how many were removed. An entry
+    younger than STALE_AFTER_S is left alone: another process may have created it and not locked it yet."""
     removed = 0
     try:
         entries = list(Path(folder).glob(pattern))
     except OSError:
         return 0
+    now = time.time()
     for p in entries:
         try:
+            if now - p.lstat().st_mtime < STALE_AFTER_S:
+                continue
             fd = _hold_lock(p)
         except OSError:
             continue
