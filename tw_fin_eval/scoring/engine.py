@@ -474,6 +474,8 @@ def score(records: Iterable[dict[str, Any]], runs: RunsIndex, *, issues: Issues 
                     else:
                         response = row.get("response") or ""
                         item = scorer.score(rec, unit, response, ctx)
+                        if scorer.answer_line:
+                            item.exact_format = extract.uses_exact_marker(response)
                         view = gold_mod.upstream_view(rec, unit)
                         if view is not None and item.status == tasks.SCORED and item.decided_by != tasks.JUDGE:
                             item.upstream_correct = scorer.score(view, unit, response, ctx).correct

@@ -68,9 +68,10 @@ def _gold_of(record: dict[str, Any], turn: int | None) -> tuple[dict[str, Any], 
 
 
 def numeric_text(value: float, gold_answer: str | None, questions: Sequence[str | None], key: str, *,
-                 display_decides: bool = False, decimals: int | None = None) -> str:
+                 display_decides: bool = False, decimals: int | None = None, answer_scale: int | None = None) -> str:
     """One realistic rendering of a numeric answer (the value may be the gold or a corrupted one). Every
-    form has a 「答案：」 line: the headline verdict is the strict reading."""
+    form has a 「答案：」 line: the headline verdict is the strict reading. A unit word restating the table's
+    scale is the gold's own unit (the question's, else `answer_scale`), 百萬 when neither is known."""
     pq = match.is_percent_question(gold_answer, *questions, display_decides=display_decides)
     f = match.gold_fraction(value, gold_answer) if pq else value
     d = decimals
@@ -93,9 +94,21 @@ def numeric_text(value: float, gold_answer: str | None, questions: Sequence[str 
             forms.append(f"答案：約 {plain(value / 1e8, shift(8))} 億元")
         elif abs(value) >= 1e4:
             forms.append(f"答案：{plain(value / 1e4, shift(4))} 萬元")
-        if abs(value) >= 1 and value == round(value) and d is None:
-            forms.append(f"答案：{plain(value)} 百萬美元")  # the unit restates the table's scale
+        unit = _unit_word(answer_scale, questions)
+        if abs(value) >= 1 and value == round(value) and d is None and unit:
+            forms.append(f"答案：{plain(value)} {unit}美元")  # the unit restates the table's scale
     return forms[_pick(key, len(forms))]
+
+
+_SCALE_WORDS = {3: "千", 4: "萬", 6: "百萬", 7: "千萬", 8: "億", 9: "十億"}
+
+
+def _unit_word(answer_scale: int | None, questions: Sequence[str | None]) -> str | None:
+    """The unit the scorer knows the gold in: the question's own («（以百萬計）») first, as in `match`."""
+    scale = match.question_scale(*questions)
+    if scale is not None:
+        return _SCALE_WORDS.get(round(math.log10(scale)))
+    return "百萬" if answer_scale is None else _SCALE_WORDS.get(answer_scale)
 
 
 def yes_no_text(yes: bool, key: str) -> str:
@@ -112,7 +125,8 @@ def gold_output(record: dict[str, Any], turn: int | None) -> str:
         gold, qs = _gold_of(record, turn)
         if gold.get("answer_value") is None:
             return yes_no_text(match.normalize_yes_no(gold.get("answer_text") or "") == "yes", key)
-        return numeric_text(float(gold["answer_value"]), gold.get("answer"), qs, key)
+        return numeric_text(float(gold["answer_value"]), gold.get("answer"), qs, key,
+                            answer_scale=gold.get("answer_scale"))
     if tt == "numeric_cot":
         # The gold solution may already end with its own 「答案：」 line; the format under test replaces it.
         lines = (record.get("solution") or "").rstrip().split("\n")
@@ -154,7 +168,8 @@ def corrupt_output(record: dict[str, Any], turn: int | None, labels: Sequence[st
         else:
             wrong = -g
         return kind, numeric_text(wrong, gold.get("answer"), qs, key, display_decides=tt == "numeric_cot",
-                                  decimals=match.stated_decimals(record) if tt == "numeric_cot" else None)
+                                  decimals=match.stated_decimals(record) if tt == "numeric_cot" else None,
+                                  answer_scale=gold.get("answer_scale"))
     if tt == "numeric_cot":  # categorical
         gold = record["answer_text"]
         others = [lab for lab in labels if lab != gold]
@@ -258,7 +273,8 @@ def off_by_ten_percent(records: Sequence[dict[str, Any]]) -> dict[engine.Key, st
             if gold.get("answer_value") is not None:
                 out[(rec["id"], unit)] = numeric_text(1.1 * float(gold["answer_value"]), gold.get("answer"), qs,
                                                       f"{rec['id']}#{unit}", display_decides=tt == "numeric_cot",
-                                                      decimals=match.stated_decimals(rec) if tt == "numeric_cot" else None)
+                                                      decimals=match.stated_decimals(rec) if tt == "numeric_cot" else None,
+                                                      answer_scale=gold.get("answer_scale"))
     return out
 
 
