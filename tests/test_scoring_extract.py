@@ -65,7 +65,7 @@ def test_separators_and_ranges_are_not_misread():
     ("所以結果是 \\boxed{94}。", "boxed", "94"),
     ("\\boxed{\\frac{1}{2}} 不對，應為 \\boxed{94}", "boxed", "94"),
     ("兩年相差 94。", "last_number", "94"),
-    ("無法計算。", "none", None),
+    ("無法計算。", "refusal", None),  # no answer line, and the reply declines: refused (issue 26)
     ("答案：1.52\n計算結果為 \\boxed{151.9\\%}", "strict", "1.52"),  # the marker line wins over a later boxed
     ("答案：5,829 − 5,735 = 94", "strict", "94"),  # the result side of a restated computation
     ("答案：94 ÷ 5,735 ≈ 1.64%", "strict", "1.64%"),
@@ -188,7 +188,7 @@ def test_yes_no(output, gold, expected):
     assert match.match_yes_no(output, gold).correct is expected
 
 
-@pytest.mark.parametrize("output,gold", [("綜上，答案為 \\boxed{否}", "no"), ("比較後可知：yes", "yes")])
+@pytest.mark.parametrize("output,gold", [("綜上，結果為 \\boxed{否}", "no"), ("比較後可知：yes", "yes")])
 def test_yes_no_without_marker_is_only_flexible(output, gold):
     m = match.match_yes_no(output, gold)
     assert m.correct is False and m.flexible is True and m.mode != "strict"

@@ -25,30 +25,49 @@ from tw_fin_eval.answers.numbers import (
     parse_cjk_numeral,
     parse_english_number,
 )
+from tw_fin_eval.answers.script import to_traditional
 from tw_fin_eval.answers.vocabulary import (
     ALTERNATIVE_JOINERS,
+    ALTERNATIVE_QUALIFIERS,
     AMOUNT_CURRENCY_MARKS,
+    ANSWER_IS_EN,
+    ANSWER_MARKER_CLOSERS,
     ANSWER_MARKERS,
     CHOICE_JOINERS,
     CHOICE_LEADS,
+    CONDITIONAL_WORDS,
     COPULAS,
+    CORRECTION_MARKERS,
     DATE_SUFFIXES,
+    DECREASE_AFTER,
     DECREASE_LINKS,
     DECREASE_WORDS,
     DECREASE_WORDS_EN,
+    HEDGES,
+    HEDGES_AFTER,
     LAST_LINE_YES_NO,
+    LOOSE_ANSWER_COPULAS,
+    LOSS_LINKS,
+    LOSS_WORDS,
+    NEGATOR_ADVERBS,
     NEGATOR_MODALS,
     NEGATORS_BEFORE_PREDICATE,
+    NO_ALONE_WORDS,
     NO_ANSWER_WORDS,
     NO_CHANGE_WORDS,
+    NO_LEADING_WORDS,
+    NOT_AN_ANSWER_AFTER,
     NOT_TENTHS_AFTER,
+    NUMBER_CORRECTION_MARKERS,
     ORDINAL_PREFIXES,
     PERCENT_WORD_PREFIX,
     REFUSAL_PHRASES,
     STEP_LABELS,
     YEAR_JOINERS,
     YEAR_LEADS,
+    YES_ALONE_WORDS,
     YES_ANSWER_WORDS,
+    YES_LEADING_WORDS,
     YES_NO_HEDGES,
     alternation,
 )
@@ -62,6 +81,11 @@ NONE = "none"
 REFUSAL = "refusal"  # the strict answer declines to answer (「無法判斷」): wrong, and counted
 
 _MARKER = re.compile(f"(?:{alternation(ANSWER_MARKERS)})" + r"[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}[:：]", re.I)
+# Used only when the reply has no exact marker: 「答案是 …」, 「答案為：…」, 「【答案】…」, "The answer is …".
+_LOOSE_MARKER = re.compile(r"答案[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}(?:"
+                           f"(?:{alternation(LOOSE_ANSWER_COPULAS)})(?!{alternation(NOT_AN_ANSWER_AFTER)})"
+                           r"[ \t]{0,3}(?:\*\*|__)?[ \t]{0,3}[:：]?|" f"(?:{alternation(ANSWER_MARKER_CLOSERS)})"
+                           r"[ \t]{0,3}[:：]?)|" f"(?:{alternation(ANSWER_IS_EN)})" r"[ \t]*:?", re.I)
 _BOXED = re.compile(r"\\boxed\s*\{")
 _LATEX_WRAP = re.compile(r"\\(?:text|mathrm|textbf|mathbf|operatorname)\s*\{([^{}]*)\}")
 _STEP_LABEL = re.compile(f"(?:{alternation(STEP_LABELS)})" + r"\s*\d+\s*[:：.、]?", re.I)
@@ -80,24 +104,45 @@ def clean_latex(text: str) -> str:
 
 
 def answer_segment(text: str) -> str | None:
-    """The text after the last answer marker, or None when there is no marker."""
+    """The text after the last answer marker, or None when there is no marker: the prompt's exact 「答案：」,
+    else the last 「答案是」 / 「答案為」 / 「最終答案是」 / 「【答案】」 / "the answer is"."""
+    return answer_marker(text)[0]
+
+
+def answer_marker(text: str) -> tuple[str | None, bool]:
+    """(the text after the answer marker or None, whether that marker is the prompt's exact 「答案：」 format)."""
+    for marker, exact in ((_MARKER, True), (_LOOSE_MARKER, False)):
+        end = _last_marker_end(text, marker)
+        if end >= 0:
+            return text[end:], exact
+    return None, False
+
+
+def uses_exact_marker(output: str | None) -> bool:
+    """Whether the visible reply has the prompt's exact 「答案：」 line (not 「答案是」, not none at all)."""
+    return _last_marker_end(strip_think(output), _MARKER) >= 0
+
+
+def _last_marker_end(text: str, marker: re.Pattern[str]) -> int:
     # Scan backwards from the last "答案" / "answer" rather than running the regex over the whole text.
     best = -1
     lowered = text.lower()
     if len(lowered) != len(text):  # a character whose lower case is longer: offsets would not line up
-        found = list(_MARKER.finditer(text))
-        return text[found[-1].end():] if found else None
+        found = list(marker.finditer(text))
+        return found[-1].end() if found else -1
     for word in ANSWER_MARKERS:
         pos = len(lowered)
         while True:
             pos = lowered.rfind(word, 0, pos)
             if pos < 0:
                 break
-            m = _MARKER.match(text, pos)
+            if word.isascii() and pos > 0 and lowered[pos - 1].isalpha():  # "reanswer", not "answer"
+                continue
+            m = marker.match(text, pos)
             if m:
                 best = max(best, m.end())
                 break
-    return None if best < 0 else text[best:]
+    return best
 
 
 def last_boxed(text: str) -> str | None:
@@ -162,19 +207,36 @@ _PCT_WORDS = re.compile(r"負?" + PERCENT_WORD_PREFIX + r"((?:負)?[零〇一二
 _NO_CHANGE = re.compile(alternation(NO_CHANGE_WORDS), re.I)
 _TENTHS = re.compile(r"\s?成([一二三四五六七八九])?" + f"(?![{NOT_TENTHS_AFTER}])")
 _COPULA = re.compile(alternation(COPULAS), re.I)
-# Ranges and alternatives: 「28,000–30,000」, 「369 或 373」, "12 to 13", 「2.5%、3%」.
-_ALTERNATIVE = re.compile(r"\s{0,2}" + f"(?:{alternation(ALTERNATIVE_JOINERS)})" + r"\s{0,2}$", re.I)
-_FRACTION = re.compile(r"\s{0,2}/\s{0,2}$")
-# Words that give a positive magnitude its sign: 「減少 2」, "a decrease of 2", 「虧損 NT$5」.
-_NEGATIVE_WORD = re.compile(f"(?:{alternation(DECREASE_WORDS + DECREASE_WORDS_EN)})"
-                            + r"\s{0,2}" + f"(?:{alternation(DECREASE_LINKS)})?"
-                            + r"\s{0,2}" + f"(?:{alternation(AMOUNT_CURRENCY_MARKS)})?" + r"\s{0,2}$", re.I)
+# Ranges and alternatives between two numbers: 「28,000–30,000」, 「369 或大約 373」, 「介於 X 與 Y 之間」, "12 to 13".
+_QUALIFIER = f"(?:{alternation(ALTERNATIVE_QUALIFIERS)})"
+_ALTERNATIVE = re.compile(r"\s{0,2}" + f"(?:{alternation(ALTERNATIVE_JOINERS)})" + r"\s{0,2}" + _QUALIFIER + r"?\s{0,2}$",
+                          re.I)
+_FRACTION = re.compile(r"/")  # 「3/8」, 「93.49/100」: a tight slash between plain numbers; 「0.35 / 0.40」 is two values
+_HEDGED_VALUE = re.compile(f"(?:{alternation(HEDGES)})" + r"\s{0,2}" + _QUALIFIER + r"?\s{0,2}(?=[-+(\d.$NUHT新負])", re.I)
+_HEDGE_AFTER = re.compile(r"\s{0,2}" + f"(?:{alternation(HEDGES_AFTER)})", re.I)
+_CONDITIONAL = re.compile(alternation(CONDITIONAL_WORDS), re.I)
+_CORRECTION = re.compile(alternation(CORRECTION_MARKERS), re.I)
+_NUMBER_CORRECTION = re.compile(alternation(CORRECTION_MARKERS + NUMBER_CORRECTION_MARKERS), re.I)
+_NUMBER_START = re.compile(r"\s{0,2}" + _QUALIFIER + r"?\s{0,2}(?:[-+(.$負]|NT|US|HK|新|\d)", re.I)
+# Words that give a positive magnitude its sign: 「減少 2」, 「跌幅為 5.2%」, "a decrease of 2", 「虧損 NT$5」.
+_CURRENCY = r"\s{0,2}" + f"(?:{alternation(AMOUNT_CURRENCY_MARKS)})?" + r"\s{0,2}$"
+_NEGATIVE_WORD = re.compile(f"(?:(?:{alternation(DECREASE_WORDS + DECREASE_WORDS_EN)})"
+                            + r"(?:\s{0,2}" + f"(?:{alternation(DECREASE_LINKS)})" + r"){0,3}|"
+                            + f"(?:{alternation(LOSS_WORDS)})" + r"(?:\s{0,2}" + f"(?:{alternation(LOSS_LINKS)})"
+                            + r"){0,3})" + _CURRENCY, re.I)
+_NEGATIVE_AFTER = re.compile(r"\s{0,2}" + f"(?:{alternation(DECREASE_AFTER)})", re.I)
 
 
 def ends_with_decrease_word(text: str) -> bool:
     """Whether `text` (what stands right before a positive amount) ends with a word that makes it negative:
-    「減少 」, 「衰退約 」, "a decrease of $" — the one rule for final answers and step values."""
+    「減少 」, 「衰退約 」, 「亏损达 」, "a decrease of $" — the one rule for final answers and step values
+    (「下降至 」, 「降為 」 state a level, not a change)."""
     return bool(_NEGATIVE_WORD.search(text))
+
+
+def decrease_follows(text: str, pos: int) -> bool:
+    """Whether a decrease word follows the amount ending at `pos`: 「5.2% 的跌幅」, "5.2% lower"."""
+    return bool(_NEGATIVE_AFTER.match(text, pos))
 _STEP_LABEL_NUM = re.compile(f"(?:{alternation(STEP_LABELS)})" + r"\s*$", re.I)
 _ORDINAL_BEFORE = re.compile(f"(?:{alternation(ORDINAL_PREFIXES)})" + r"\s{0,2}$", re.I)
 _YEARISH = re.compile(r"(?:19|20)\d\d")
@@ -203,17 +265,65 @@ def _is_label(n: Num, text: str) -> bool:
         _YEAR_BEFORE.search(before) or _YEAR_AFTER.match(text, n.end)))
 
 
+def corrected(text: str, *, number: bool = False) -> str:
+    """The part of an answer line after its last correction (「先前誤算為 8.1，正確為 7.6」, 「不是 A，而是 B」,
+    「更正為 …」, "not A but B"); the whole line when it corrects nothing. For a number (`number`) also 「應為」,
+    「→」, and the corrected part must start with the number."""
+    last = None
+    for m in (_NUMBER_CORRECTION if number else _CORRECTION).finditer(text):
+        rest = text[m.end():]
+        if _NUMBER_START.match(rest) if number else re.search(r"[^\W_]", rest):
+            last = m
+    return text if last is None else text[last.end():]
+
+
+def same_amount(a: Num, b: Num) -> bool:
+    """Whether two numbers of one answer state exactly the same amount — the same value restated in another
+    unit (「1,234,000 元」 and 「123.4 萬元」, 「12.5%」 and 「0.125」). A rounder value (「14.46% 或 14.5%」) is an
+    alternative, not a restatement."""
+    return abs(a.value - b.value) <= 1e-9 * max(abs(a.value), abs(b.value))
+
+
+def _different_kinds(a: Num, b: Num) -> bool:
+    """An amount (a currency or a scale unit) and a percentage answer different questions («增加 28 百萬美元，或
+    15%»): not alternatives of each other."""
+    def amount(n: Num) -> bool:
+        return n.currency or n.multiplier not in (1.0, 0.01)
+    return (a.percent and amount(b)) or (b.percent and amount(a))
+
+
+def _hedged_values(text: str) -> list[Num]:
+    """The numbers a hedge introduces anywhere on the line (「但也可能是 45%」, 「（或許是 45%）」, "could also be
+    45") or follows (「13% 也有可能」)."""
+    out = [n for n in find_numbers(text) if _HEDGE_AFTER.match(text, n.end)]
+    for m in _HEDGED_VALUE.finditer(text):
+        window = text[m.end():m.end() + 40]
+        nums = find_numbers(window)
+        if nums and nums[0].start <= 3 and not _is_label(nums[0], window):
+            out.append(_signed(nums[0], text[:m.end() + nums[0].start], after=False))
+    return out
+
+
 def read_answer_line(line: str) -> LineReading:
     """The one number an answer line states (see the module docstring for the rules)."""
     text = normalize(clean_latex(line))
     inner = last_boxed(text)
     if inner is not None:
         text = clean_latex(inner)
+    text = corrected(text, number=True)
+    hedged = _hedged_values(text)
+    conditional = bool(_CONDITIONAL.search(text))
     text = drop_asides(text)
     clauses = _CLAUSE_SPLIT.split(text)
-    for clause in clauses:
+    for i, clause in enumerate(clauses):
         reading = _read_clause(clause)
         if reading is not None:
+            if reading.num is None:
+                return reading
+            if conditional:  # 「若含稅為 12.5%，不含稅為 13%」: each condition's value is an alternative
+                hedged += [r.num for c in clauses[i + 1:] if (r := _read_clause(c)) is not None and r.num is not None]
+            if any(not same_amount(reading.num, h) and not _different_kinds(reading.num, h) for h in hedged):
+                return LineReading(None, ambiguous=True, text=clause)
             return reading
     for clause in clauses:  # only labels-like numbers (「5 年」): the first one that is not an ordinal
         for n in find_numbers(clause):
@@ -264,16 +374,29 @@ def _read_clause(clause: str) -> LineReading | None:
             pick = later[0]
     idx = nums.index(pick)
     nxt = nums[idx + 1] if idx + 1 < len(nums) else None
-    if nxt is not None:
-        gap = clause[pick.end:nxt.start]
-        if _FRACTION.fullmatch(gap) and nxt.bare != 0 and pick.multiplier == 1.0 and nxt.multiplier == 1.0:
-            frac = Num(clause[pick.start:nxt.end], pick.start, nxt.end, pick.bare / nxt.bare, None, 1.0)
-            return LineReading(frac, text=clause)
-        if _ALTERNATIVE.fullmatch(gap) and not _is_label(nxt, clause):
+    if nxt is not None and _FRACTION.fullmatch(clause[pick.end:nxt.start]) and nxt.bare != 0 \
+            and pick.multiplier == 1.0 and nxt.multiplier == 1.0 and not (pick.currency or nxt.currency):
+        frac = Num(clause[pick.start:nxt.end], pick.start, nxt.end, pick.bare / nxt.bare, None, 1.0)
+        return LineReading(frac, text=clause)
+    pick = _signed(pick, clause)
+    # the numbers joined to it (「12.5% 或大約 13%」, 「介於 X 與 Y 之間」): one answer only when they restate it
+    prev = pick
+    for other in nums[idx + 1:]:
+        if not _ALTERNATIVE.fullmatch(clause[prev.end:other.start]) or _is_label(other, clause):
+            break
+        if not same_amount(pick, (o := _signed(other, clause))) and not _different_kinds(pick, o):
             return LineReading(None, ambiguous=True, text=clause)
-    if pick.bare > 0 and ends_with_decrease_word(clause[max(0, pick.start - 20):pick.start]):
-        pick = Num(pick.text, pick.start, pick.end, -pick.bare, pick.unit, pick.multiplier, pick.currency)
+        prev = other
     return LineReading(pick, text=clause)
+
+
+def _signed(n: Num, text: str, *, after: bool = True) -> Num:
+    """`n` with the sign a decrease or loss word gives it (「減少 2」, 「亏损 NT$5」, "fell 3%", 「5.2% 的跌幅」).
+    `text` is the clause `n` was found in, or (after=False) the text that ends right before it."""
+    start = n.start if after else len(text)
+    if n.bare > 0 and (ends_with_decrease_word(text[max(0, start - 24):start]) or (after and decrease_follows(text, n.end))):
+        return Num(n.text, n.start, n.end, -n.bare, n.unit, n.multiplier, n.currency)
+    return n
 
 
 @dataclass(frozen=True)
@@ -306,6 +429,8 @@ def extract_number(output: str | None) -> NumberExtraction:
         reading = read_answer_line(boxed)
         if reading.num is not None:
             return NumberExtraction(BOXED, reading.num, reading.text)
+    if seg is None and refuses_at_end(text):  # no answer line, and the reply ends by declining
+        return NumberExtraction(REFUSAL, None, None)
     # With a marker, the last number is looked for only after it: numbers before a 「答案：無法判斷」
     # are reasoning, not an answer. Step labels (「步驟 2：」) are never read.
     scope = text if seg is None else seg
@@ -320,13 +445,22 @@ _REFUSAL = re.compile(alternation(REFUSAL_PHRASES), re.I)
 
 
 def is_refusal(text: str | None) -> bool:
-    """「無法判斷」, 「資料不足」, "cannot determine" …: the model declined to answer."""
-    return bool(text) and bool(_REFUSAL.search(normalize(text)))
+    """「無法判斷」, 「資料不足」, "cannot determine" … (either script): the model declined to answer."""
+    return bool(text) and bool(_REFUSAL.search(to_traditional(normalize(text))))
+
+
+def refuses_at_end(text: str) -> bool:
+    """A reply without an answer line whose last line declines («資料不足，無法判斷»)."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return bool(lines) and is_refusal(lines[-1])
 
 
 # ---- yes / no -------------------------------------------------------------------------------------------
-_NO = re.compile(f"^(?:{alternation(NO_ANSWER_WORDS)})(?![a-z])", re.I)
-_YES = re.compile(f"^(?:{alternation(YES_ANSWER_WORDS)})(?![a-z])", re.I)
+_ALONE = r"(?=\s*(?:[，,。.；;！!、:：]|$))"  # the word stands alone: 「沒有，…」, 「不會。」
+_NO = re.compile(f"^(?:(?:{alternation(NO_ANSWER_WORDS)})(?![a-z])|(?:{alternation(NO_ALONE_WORDS)}){_ALONE})", re.I)
+_YES = re.compile(f"^(?:(?:{alternation(YES_ANSWER_WORDS)})(?![a-z])|(?:{alternation(YES_ALONE_WORDS)}){_ALONE})", re.I)
+_NO_START = re.compile(f"^(?:{alternation(NO_LEADING_WORDS)})")
+_YES_START = re.compile(f"^(?:{alternation(YES_LEADING_WORDS)})")
 # a lead-in before the yes/no word (not a refusal: 「可能」, 「不確定」 stay undecided or refusals)
 _HEDGE = re.compile(f"^(?:{alternation(YES_NO_HEDGES)})" + r"[ \t:：，,]*")
 _YES_NO_ANY = re.compile(r"(?<![a-z])(yes|no)(?![a-z])|" + f"({alternation(LAST_LINE_YES_NO)})", re.I)
@@ -338,23 +472,31 @@ def classify_yes_no(text: str | None, question: str | None = None) -> str | None
     「是否符合」), else None. A refusal (「無法判斷」, "cannot determine") is never yes or no."""
     if text is None:
         return None
-    t = clean_latex(normalize(text)).strip().lstrip("*「『\"'(（[ ").strip()
+    t = to_traditional(clean_latex(normalize(text))).strip().lstrip("*「『\"'(（[ ").strip()
     if is_refusal(t):
         return None
-    t = _HEDGE.sub("", t)  # 「應該是」, 「我認為否」: a hedged answer is still the answer
+    t = _HEDGE.sub("", corrected(t))  # 「應該是」, 「我認為否」: a hedged answer is still the answer
     if _NO.match(t):
         return "no"
     if _YES.match(t):
         return "yes"
-    return yes_no_by_predicate(t, question) if question else None
+    by_predicate = yes_no_by_predicate(t, question) if question else None
+    if by_predicate:
+        return by_predicate
+    if _NO_START.match(t):  # 「沒有超過」 with no predicate to read it against
+        return "no"
+    return "yes" if _YES_START.match(t) else None
 
 
 _WHETHER = re.compile(r"是否(?:為|是)?\s*([^，,。；;？?！!（(「」『』\s]{1,20})")
-_NEGATION_BEFORE = re.compile(f"(?:{alternation(tuple(NEGATORS_BEFORE_PREDICATE))})[{NEGATOR_MODALS}]?$")
+# a negator, an optional modal and an optional adverb right before the predicate: 「並未實際超過」, 「不應申報」
+_NEGATION_BEFORE = re.compile(f"(?:{alternation(NEGATORS_BEFORE_PREDICATE)})(?:{alternation(NEGATOR_MODALS)})?"
+                              f"(?:{alternation(NEGATOR_ADVERBS)})?" + r"\s*$")
 
 
 def _norm_predicate(text: str) -> str:
-    return text.replace("需", "須").replace("无", "無").replace("必須", "須").replace("需要", "須")
+    """The predicate's words in one form: Traditional script, 需 as 須 (「需要」 → 「須要」)."""
+    return to_traditional(text).replace("需", "須").replace("必須", "須")
 
 
 def yes_no_by_predicate(answer: str, question: str) -> str | None:
@@ -376,7 +518,8 @@ def yes_no_by_predicate(answer: str, question: str) -> str | None:
     length, pos = best
     if length < min(2, len(pred)):
         return None
-    return "no" if _NEGATION_BEFORE.search(ans[max(0, pos - 2):pos]) else "yes"
+    # a negator before the predicate's verb (「未超過」, 「負債比率沒有超過」, 「並未實際超過」) flips it
+    return "no" if _NEGATION_BEFORE.search(ans[max(0, pos - 6):pos]) else "yes"
 
 
 def extract_yes_no(output: str | None, question: str | None = None) -> tuple[str, str | None]:
@@ -390,6 +533,8 @@ def extract_yes_no(output: str | None, question: str | None = None) -> tuple[str
         got = classify_yes_no(first, question)
         if got:
             return STRICT, got
+    elif refuses_at_end(text) and last_boxed(text) is None:
+        return REFUSAL, None
     boxed = last_boxed(text)
     if boxed is not None and classify_yes_no(boxed):
         return BOXED, classify_yes_no(boxed)
@@ -475,7 +620,7 @@ def extract_conclusion(output: str | None) -> tuple[str, str | None]:
     text = strip_think(output)
     seg = answer_segment(text)
     if seg is not None and seg.strip():
-        return STRICT, clean_latex(_first_lines(seg, 1)).strip()
+        return STRICT, corrected(clean_latex(_first_lines(seg, 1))).strip()
     boxed = last_boxed(text)
     if boxed is not None and boxed.strip():
         return BOXED, clean_latex(boxed).strip()

@@ -263,6 +263,10 @@ def _number_matches(num: Num, gold_value: float, percent_question: bool, bps_que
             and tol.close(value, gold_value * context_scale):
         return PATH_CONTEXT
     if num.multiplier != 1.0 and not num.percent and tol.close(num.bare, gold_value):
+        # 「45.2 億美元」 for 45.2 from a table in millions is 100× off: when the gold's unit is known (the record's
+        # answer_scale or the question's own unit), a stated scale other than it contradicts it
+        if (scale is not None or context_scale is not None) and num.unit in SCALE_WORDS:
+            return None
         return PATH_BARE
     # 「減少 16.58 個百分點」 for a gold counted in percentage points (displayed −16.58, not as a percent)
     if "百分點" in num.text and tol.close(num.bare, gold_value):
@@ -287,8 +291,8 @@ def match_numeric(output: str | None, gold_value: float, *, gold_answer: str | N
     """`answer_scale`: the power of ten the gold is counted in (the record's `answer_scale`), if known."""
     qs = list(questions)
     ext = extract.extract_number(output)
-    refused = ext.mode != extract.STRICT and extract.is_refusal(extract.answer_segment(extract.strip_think(output))
-                                                                 or "")
+    refused = ext.mode == extract.REFUSAL or (ext.mode != extract.STRICT and extract.is_refusal(
+        extract.answer_segment(extract.strip_think(output)) or ""))
     if ext.num is None:
         return Match(False, ext.mode, None, ambiguous=ext.ambiguous, flexible=False, refused=refused)
     path = number_matches(ext.num, gold_value,

@@ -17,6 +17,12 @@ def alternation(words: tuple[str, ...]) -> str:
 # ---- answer markers -----------------------------------------------------------------------------------------
 # The strict answer follows the last of these and a colon (「答案：」, 「**答案**：」, "Answer:").
 ANSWER_MARKERS = ("答案", "answer")
+# Without that exact line, the answer line a careful grader reads: 「答案是 …」, 「答案為：…」, 「最終答案是 …」, 「答案應為 …」,
+# 「【答案】…」, "The answer is …" — but 「答案是否正確」, 「答案為何」, 「答案是什麼」 ask, they do not answer.
+LOOSE_ANSWER_COPULAS = ("應該是", "应该是", "應是", "应是", "應該為", "应该为", "應為", "应为", "是", "為", "为")
+NOT_AN_ANSWER_AFTER = ("否", "何", "什", "甚", "多少", "不是")
+ANSWER_MARKER_CLOSERS = ("】", r"\]")  # 「【答案】」, 「[答案]」
+ANSWER_IS_EN = (r"answer\s+is\b",)
 STEP_LABELS = ("步驟", "Step")  # 「步驟 2：」, "Step 2:": labels, never values
 # Cues of a stated conclusion in a free-form reply (FinLLM450's APMIC replies): 「故選 (2)」, 「正確答案為 B」.
 CONCLUSION_COPULAS = ("應該?是", "應為", "應選", "是", "為", ":")  # 「正確答案應為 B」
@@ -70,41 +76,66 @@ PERCENT_WORD_PREFIX = "百分之"  # 「百分之七十點二」 = 70.2%
 NOT_TENTHS_AFTER = "長本交立績功員分為果熟效"
 
 # ---- yes / no ----------------------------------------------------------------------------------------------
-YES_ANSWER_WORDS = ("是", "對", "正確", "有", "會", "yes", "true", "y")  # an answer's first word
-NO_ANSWER_WORDS = ("否", "不是", "不對", "不正確", "錯誤?", "非", "沒有", "無", "不會", "不", "no", "false", "n")
+YES_ANSWER_WORDS = ("是", "對", "正確", "yes", "true", "y")  # an answer's first word
+NO_ANSWER_WORDS = ("否", "不是", "不對", "不正確", "錯誤?", "no", "false", "n")
+# The same when the word stands alone (「沒有，…」, 「不會。」, 「需要」); words are read in Traditional script.
+YES_ALONE_WORDS = ("有必要", "須要", "需要", "必須", "應該", "有", "會", "須", "需", "要")
+NO_ALONE_WORDS = ("沒有", "無須", "無需", "毋須", "不須", "不需要", "不需", "不用", "不必", "不會", "無", "不", "非", "未", "免")
+# A leading negator or 有/會 decides only when the question's predicate does not (「不僅超過上限」 is a yes).
+NO_LEADING_WORDS = ("並不", "並沒有", "並無", "並未", "尚未", "從未", "不曾", "沒有", "不會", "非", "無", "不", "未")
+YES_LEADING_WORDS = ("有", "會")
 YES_GOLD_WORDS = frozenset({"yes", "是", "對", "true", "y", "有"})  # a gold label
 NO_GOLD_WORDS = frozenset({"no", "否", "不是", "false", "n", "沒有", "無"})
 # A lead-in before the yes/no word (「應該是」, 「我認為否」); 「可能」, 「不確定」 are not hedges.
 YES_NO_HEDGES = ("應該", "應", "我(?:認為|判斷|覺得)", "判斷(?:結果)?(?:為|是)?", "結論(?:為|是)", "看來", "顯然")
 LAST_LINE_YES_NO = ("不是", "否", "是")  # read anywhere on a last line (with English yes/no)
 # A negator right before a predicate negates it (「無需申報」, 「不列為」); the optional modal after it.
-NEGATORS_BEFORE_PREDICATE = "不未非無沒毋免"
-NEGATOR_MODALS = "須需必得用要"
-NEGATOR_CHARS = "不非未無沒否"  # a categorical label near one of these may be negated
+# (Read in Traditional script.) 「未超過」, 「不須揭露」, 「無須申報」, 「負債比率沒有超過」, 「並未實際超過」, 「不應申報」, 「毋庸申報」;
+# 不僅/不只/不但 (not only), 無論 (whatever), 非常 (very), 未來 (future) do not end in a negator and so do not negate.
+NEGATORS_BEFORE_PREDICATE = ("尚未", "並未", "從未", "未曾", "未能", "未", "沒有", "沒", "無須", "無需", "毋須", "毋需", "毋庸",
+                             "無庸", "不須", "不需要", "不需", "不必", "不用", "不會", "不能", "不可", "不得", "不要", "不", "無法",
+                             "無", "毋", "非", "免")
+NEGATOR_MODALS = ("須", "需", "需要", "必須", "必", "得", "用", "要", "會", "能", "曾", "有", "應該", "應當", "應", "宜", "可",
+                  "予以", "予")
+NEGATOR_ADVERBS = ("實際", "真正", "明顯", "再", "完全", "立即", "一定", "任何")
+# A categorical label right after one of these is rejected, not named: 「不選乙方案」, 「而非乙方案」, 「甲方案優於乙方案」.
+LABEL_REJECTORS = ("不", "非", "未", "無", "沒", "否", "優於", "勝過", "勝於", "好於")
 NEGATOR_WORDS = ("不", "非", "未", "無須", "無需", "毋須", "不須", "不需")  # a label negated by a word before it
 
 # ---- direction: decrease words and no-change words ----------------------------------------------------------
 # Verbs that state a decrease; a question that asks 「減少了多少」 puts the sign in the question.
-DECREASE_VERBS = ("減少", "下降", "下跌", "降低", "縮減", "衰退")
+# How filings and financial news say fell / declined (Taiwan usage, and the Simplified forms a mixed-script model
+# writes; an answer is matched as written, so both scripts are listed).
+DECREASE_VERBS = ("減少", "减少", "下降", "下滑", "下跌", "下挫", "滑落", "走低", "走弱", "衰退", "衰減", "衰减", "縮水", "缩水",
+                  "縮減", "缩减", "縮小", "缩小", "萎縮", "萎缩", "降低", "調降", "调降", "下調", "下调", "下修", "短少", "流失",
+                  "負成長", "负成长", "負增長", "负增长", "年減", "年减", "月減", "月减", "季減", "季减")
+# Losses: 「虧損 320」, 「亏损 320」, 「淨流出 1,200」 (a noun: 「虧損為 320」 states the loss).
+LOSS_WORDS = ("虧損", "亏损", "淨損", "净损", "損失", "损失", "淨流出", "净流出", "流出", "短缺", "赤字")
 # Words before a positive amount that give it a negative sign — in a final answer (「減少 2」, 「虧損 NT$5」,
 # 「衰退 5」) and in an intermediate value step_recall reads (「淨現金流出 1,200」). One list for both.
-DECREASE_WORDS = (*DECREASE_VERBS, "虧損", "淨損", "損失", "流出", "短缺", "赤字", "下修", "下調", "調降", "負成長", "負", "減",
-                  "跌")
-DECREASE_WORDS_EN = ("decrease[sd]?", "declined?", "declines", "drop(?:ped)?", "fell", "fall", "loss(?:es)?", "lower",
-                     "down")
-# Between the decrease word and the amount: 「減少了 2」, 「衰退約 5%」, "a decrease of $2", 「虧損 NT$5」.
-DECREASE_LINKS = ("了", "約", "為", "達", "by", "of", "about", "approximately")
-AMOUNT_CURRENCY_MARKS = (r"NT\$", r"US\$", r"\$")
+DECREASE_WORDS = (*DECREASE_VERBS, "減", "减", "降", "跌", "負", "负")  # verbs: one character too (「跌 5%」, 「年減」)
+DECREASE_WORDS_EN = ("decrease[sd]?", "declined?", "declines", "drop(?:ped|s)?", "fell", "falls?", "fallen", "loss(?:es)?",
+                     "lower(?:ed)?", "down", "reduced?", "reduction", "shr(?:ank|unk|inks?)", "contract(?:ed|ion)", "negative",
+                     "minus")
+# Between a decrease verb and the amount: 「減少了約 2」, 「跌幅為 5.2%」, "a decrease of $2". A verb directly followed by
+# 為/至/到 states the level it fell to (「降為 5%」, 「下降至 5%」), not a change — so 為 links only a loss noun.
+DECREASE_LINKS = ("了", "約", "约", "達", "达", "高達", "高达", "近", "幅度?(?:為|为|達|达|約|约)?", "額(?:為|为)?", "by", "of",
+                  "about", "approximately", "around", "roughly", "nearly")
+LOSS_LINKS = ("了", "約", "约", "為", "为", "達", "达", "高達", "高达", "近", "(?:金)?額(?:為|为)?", "by", "of", "about",
+              "approximately", "around", "roughly", "nearly")
+AMOUNT_CURRENCY_MARKS = (r"NT\$", r"US\$", r"HK\$", r"\$", "新台幣", "新臺幣", "新台币")
+# After the amount: 「5.2% 的跌幅」, 「320 百萬元的虧損」, "5.2% lower".
+DECREASE_AFTER = ("的(?:跌幅|減幅|减幅|降幅|衰退|虧損|亏损|損失|损失|減少|减少|下降|下滑)", r"(?:lower|less|down|decrease|decline|drop|loss)\b")
 # What a decrease question asks for after the verb: 「減少了多少」, 「下降的百分比」, 「縮減的金額」.
 DECREASE_ASKED = ("百分比", "幅度", "比率", "比例", "金額", "數額", "數")
-DECREASE_NOUNS = ("減幅", "跌幅")  # an asked 「減幅」 / 「跌幅」 is a decrease too
+DECREASE_NOUNS = ("減幅", "减幅", "跌幅", "降幅")  # an asked 「減幅」 / 「跌幅」 is a decrease too
 DECREASE_ASK_EN = ("decrease", "decline", "drop", "reduction")
 NO_CHANGE_WORDS = ("持平", "不變", "沒有變(?:化|動)", "無變(?:化|動)", "沒有增減", r"^\W*(?:零|0)\W*$",  # a lone zero
                    r"\bunchanged\b", r"\bno change\b")
 
 # ---- refusals ----------------------------------------------------------------------------------------------
 REFUSAL_PHRASES = (
-    "無法(?:判斷|確定|得知|計算|回答|判定|比較|得出|取得|確認)", "不確定", "不清楚", "不知道", "資料不足", "資訊不足", "數據不足",
+    "無法(?:(?:從|由)[^，。；\n]{1,12}?)?(?:判斷|確定|得知|計算|回答|判定|比較|得出|取得|確認)", "不確定", "不清楚", "不知道", "資料不足", "資訊不足", "數據不足",
     "(?:沒有|缺乏|缺少)(?:足夠|相關|必要)?的?(?:資料|資訊|數據)", "無從(?:判斷|得知)",
     "cannot (?:be )?(?:determined?|calculated?|computed?|answered?|tell)", "can't (?:determine|tell|say)",
     "unable to (?:determine|calculate|answer)", "not enough (?:information|data)", "insufficient (?:information|data)",
@@ -118,7 +149,32 @@ YEAR_ASK_WORDS = ("哪一?年", "何年", "年份", "哪個年度", "what year",
 COPULAS = ("=", "＝", "≈", "約等於", "等於", "約為", "為", "是", "得到", "得出", "得",
            r"\b(?:was|is|are|were|equals|totals?|totaled|of)\b")
 # Between two numbers these make a range or alternatives (「28,000–30,000」, 「369 或 373」, "12 to 13").
-ALTERNATIVE_JOINERS = ("-", "~", "～", "至", "到", "或", "或是", "或者", "、", r"\bto\b", r"\bor\b")
+# Between two numbers these make a range or alternatives: 「28,000–30,000」, 「369 或 373」, 「3.2 億至約 3.4 億」, 「介於 X
+# 與 Y 之間」, 「0.35 / 0.40」, "12 to 13", "0.35 vs 0.40" — a qualifier may follow (「或大約」).
+ALTERNATIVE_JOINERS = ("-", "~", "～", "〜", "–", "—", "至", "到", "或是", "或者", "抑或", "或", "還是", "还是", "、", "與", "与",
+                       "和", "及", "/", "／", r"\bto\b", r"\bor\b", r"\band\b", r"\bvs\b\.?", r"\bversus\b")
+ALTERNATIVE_QUALIFIERS = ("大約", "大约", "大概", "接近", "將近", "将近", "約", "约", "近", "approximately", "about", "around",
+                          "roughly", "~")
+# A hedge that introduces a second value anywhere on the line: 「大約 40%，但也可能是 45%」, 「40%（或許是 45%）」,
+# 「否則為 13%」, "but it could also be 45%"; and after a value: 「13% 也有可能」, "13% is also possible".
+HEDGES = (r"(?:但|不過|不过)?(?:也|亦)?(?:有)?可能(?:會|会)?(?:是|為|为|達|达|到|在)?", "或許(?:是|為)?", "或许(?:是|为)?",
+          "也許(?:是|為)?", "也许(?:是|为)?", "不排除(?:是|為|为)?", "抑或(?:是)?", r"或(?:是|者)?(?=\s{0,2}(?:約|约|大約|大约)?\s{0,2}[-+$\d])",
+          "(?:否則|否则|不然)(?:為|为|是)?", r"(?:but\s+)?(?:it\s+)?(?:could|might|may)\s+(?:also\s+)?be", "perhaps", "maybe",
+          "possibly", r"or\s+possibly", "otherwise")
+HEDGES_AFTER = ("(?:也|亦)(?:有)?(?:可能|說得通|说得通|合理)", r"(?:is|are|would be)\s+also\s+(?:possible|plausible)")
+# A line that answers under conditions gives each condition's value: 「若含稅為 12.5%，不含稅為 13%」.
+CONDITIONAL_WORDS = ("若", "如果", "假如", "倘若", "假設", "假设", r"\bif\b")
+# The answer is what follows the last of these (a number must follow for a numeric answer): 「先前誤算為 8.1，正確為
+# 7.6」, 「不是 A，而是 B」, 「更正為」, 「修正後為」, 「重新計算後為」, "not A but B", "corrected to", "I mean".
+CORRECTION_MARKERS = (
+    "(?:更正|修正)一下[，,：:]?", "正確(?:的)?(?:答案|數值|数值|結果|结果|值)?(?:應|应)?(?:該|该)?(?:為|为|是)",
+    "正确(?:的)?(?:答案|数值|结果|值)?(?:应)?(?:该)?(?:为|是)",
+    "(?:更正|修正|訂正|订正|校正)(?:後|后)?(?:的)?(?:答案|數值|数值|結果|结果)?(?:應|应)?(?:為|为|是|：|:)?",
+    "(?:應|应)(?:該|该)?(?:更正|修正)(?:為|为)", "改為", "改为", "而是", "(?:重新計算|重新计算|重算|重新核算)(?:後|后)?(?:為|为|是|得)?",
+    r"\bcorrect(?:ed|ion)?(?:\s+(?:answer|value))?\s*(?:to|is|:)", r"\bshould\s+(?:be|read)\b",
+    r"\bnot\b[^,;]{0,40}?,?\s*but(?:\s+rather)?\b", r"\bI\s+mean\b", r"\bactually\b")
+# For a number also these (the number must follow): 「8.1，應為 7.6」, 「8.1 → 7.6」.
+NUMBER_CORRECTION_MARKERS = ("(?:應|应)(?:該|该)?(?:是|為|为)", "→", "⇒", "->")
 ORDINAL_PREFIXES = ("第", r"No\.", "#", "Q", "FY", r"第\s")  # 「第 3」, "No. 2", "Q3": labels
 YEAR_LEADS = ("from", "in", "between", "since", "to", "and", "through", "FY", "從", "自", "至", "到", "和", "與", "-")
 YEAR_JOINERS = ("to", "and", "through", "至", "到", "和", "與", "-")

@@ -192,7 +192,7 @@ def subset_entry(config: str, items: Sequence[scorers.ItemResult], row: dict[str
         "bootstrap_ci95": None if iv.lo is None else [iv.lo, iv.hi],
         "clusters": iv.clusters, "cluster_by": sorted({_cluster_name(t) for t in task_types}),
     }
-    for k in ("items", "run", "decided", "correct", "strict_accuracy", "flexible_accuracy", "truncated", "refused",
+    for k in ("items", "run", "decided", "correct", "strict_accuracy", "flexible_accuracy", "truncated", "refused", "nonexact_format",
               "pending", "missing", "error", "not_run", "stale", "other_outcomes", "unanswerable_excluded",
               "fixed_gold", "upstream_accuracy", "mean_step_recall", "conversation_accuracy", "judge_decided",
               "judge_accuracy", "mean_score"):

@@ -31,7 +31,7 @@ from tw_fin_eval.subsets import group_sort_key
 
 COLUMNS = [
     "model", "dimension", "dataset", "group", "items", "run", "decided", "correct", "accuracy", "strict_accuracy",
-    "flexible_accuracy", "upstream_accuracy", "unanswerable_excluded", "fixed_gold", "truncated", "refused", "stale",
+    "flexible_accuracy", "upstream_accuracy", "unanswerable_excluded", "fixed_gold", "truncated", "refused", "nonexact_format", "stale",
     "rule_decided", "rule_accuracy", "keyword_decided", "keyword_accuracy", "judge_decided", "judge_accuracy",
     "pending", "missing", "error", "not_run", "other_outcomes", "bare_numeral_decided", "cross_format",
     "mean_step_recall", "pass_rate", "mean_score", "conversations", "conversation_accuracy",
@@ -95,6 +95,9 @@ class _Summary:
         if status not in (not_run, STALE):
             c["truncated"] += _truncated(it)
             c["refused"] += bool(getattr(it, "refused", False))
+            if (exact := getattr(it, "exact_format", None)) is not None:
+                c["format_n"] += 1
+                c["nonexact"] += not exact
         if scorers.SCORERS[it.task_type].conversational:
             self.turns.append((it.id, bool(it.correct) if status in (scored, error) else None))
         if status in (scored, error):  # upstream gold: every unit, unanswerable included
@@ -149,6 +152,8 @@ class _Summary:
             "not_run": st[not_run], "stale": st[STALE],
             "other_outcomes": sum(n for s_, n in st.items() if s_ not in _KNOWN),
             "truncated": c["truncated"], "refused": c["refused"],
+            # replies that did not write the prompt's exact 「答案：」 line (「答案是」, \boxed{} only, none)
+            "nonexact_format": _ratio(c["nonexact"], c["format_n"]),
             "unanswerable_excluded": c["unanswerable"], "fixed_gold": c["fixed"],
             "upstream_accuracy": _ratio(c["up_correct"], c["up"]),
             "bare_numeral_decided": c["bare"], "cross_format": c["cross"],

@@ -500,6 +500,8 @@ def _score_unit(rec: dict[str, Any], unit: int | None, scorer: scorers.TaskScore
         else:
             response = row.get("response") or ""
             item = scorer.score(rec, unit, response, ctx)
+            if scorer.answer_line:
+                item.exact_format = extract.uses_exact_marker(response)
             view = gold_mod.upstream_view(rec, unit)
             if view is not None and item.status == scorers.SCORED and item.decided_by != scorers.JUDGE:
                 item.upstream_correct = scorer.score(view, unit, response, ctx).correct

@@ -43,9 +43,10 @@ def gold_of(record: dict[str, Any], turn: int | None) -> tuple[dict[str, Any], l
 
 
 def numeric_text(value: float, gold_answer: str | None, questions: Sequence[str | None], key: str, *,
-                 display_decides: bool = False, decimals: int | None = None) -> str:
+                 display_decides: bool = False, decimals: int | None = None, answer_scale: int | None = None) -> str:
     """One realistic rendering of a numeric answer (the value may be the gold or a corrupted one). Every
-    form has a 「答案：」 line: the headline verdict is the strict reading."""
+    form has a 「答案：」 line: the headline verdict is the strict reading. A unit word restating the table's
+    scale is the gold's own unit (the question's, else `answer_scale`), 百萬 when neither is known."""
     pq = match.is_percent_question(gold_answer, *questions, display_decides=display_decides)
     f = match.gold_fraction(value, gold_answer) if pq else value
     d = decimals
@@ -68,9 +69,21 @@ def numeric_text(value: float, gold_answer: str | None, questions: Sequence[str 
             forms.append(f"答案：約 {plain(value / 1e8, shift(8))} 億元")
         elif abs(value) >= 1e4:
             forms.append(f"答案：{plain(value / 1e4, shift(4))} 萬元")
-        if abs(value) >= 1 and value == round(value) and d is None:
-            forms.append(f"答案：{plain(value)} 百萬美元")  # the unit restates the table's scale
+        unit = _unit_word(answer_scale, questions)
+        if abs(value) >= 1 and value == round(value) and d is None and unit:
+            forms.append(f"答案：{plain(value)} {unit}美元")  # the unit restates the table's scale
     return forms[pick(key, len(forms))]
+
+
+_SCALE_WORDS = {3: "千", 4: "萬", 6: "百萬", 7: "千萬", 8: "億", 9: "十億"}
+
+
+def _unit_word(answer_scale: int | None, questions: Sequence[str | None]) -> str | None:
+    """The unit the scorer knows the gold in: the question's own («（以百萬計）») first, as in `match`."""
+    scale = match.question_scale(*questions)
+    if scale is not None:
+        return _SCALE_WORDS.get(round(math.log10(scale)))
+    return "百萬" if answer_scale is None else _SCALE_WORDS.get(answer_scale)
 
 
 def yes_no_text(yes: bool, key: str) -> str:
@@ -87,7 +100,8 @@ def numeric_gold(record: dict[str, Any], turn: int | None) -> str:
     gold, qs = gold_of(record, turn)
     if gold.get("answer_value") is None:
         return yes_no_text(match.normalize_yes_no(gold.get("answer_text") or "") == "yes", key)
-    return numeric_text(float(gold["answer_value"]), gold.get("answer"), qs, key)
+    return numeric_text(float(gold["answer_value"]), gold.get("answer"), qs, key,
+                        answer_scale=gold.get("answer_scale"))
 
 
 def finchain_gold(record: dict[str, Any], turn: int | None) -> str:
@@ -133,7 +147,8 @@ def _wrong_number(key: str, gold: dict[str, Any], qs: Sequence[str | None], *, d
         wrong = g * 10
     else:
         wrong = -g
-    return kind, numeric_text(wrong, gold.get("answer"), qs, key, display_decides=display_decides, decimals=decimals)
+    return kind, numeric_text(wrong, gold.get("answer"), qs, key, display_decides=display_decides, decimals=decimals,
+                              answer_scale=gold.get("answer_scale"))
 
 
 def numeric_corrupt(record: dict[str, Any], turn: int | None, labels: Sequence[str] = ()) -> tuple[str, str]:
@@ -163,11 +178,13 @@ def numeric_off_by_ten(record: dict[str, Any], turn: int | None) -> str | None:
     gold, qs = gold_of(record, turn)
     if gold.get("answer_value") is None:
         return None
-    return numeric_text(1.1 * float(gold["answer_value"]), gold.get("answer"), qs, f"{record['id']}#{turn}")
+    return numeric_text(1.1 * float(gold["answer_value"]), gold.get("answer"), qs, f"{record['id']}#{turn}",
+                        answer_scale=gold.get("answer_scale"))
 
 
 def finchain_off_by_ten(record: dict[str, Any], turn: int | None) -> str | None:
     if record.get("answer_type") != "numeric" or record.get("answer_value") is None:
         return None
     return numeric_text(1.1 * float(record["answer_value"]), record.get("answer"), [record.get("question")],
-                        f"{record['id']}#{turn}", display_decides=True, decimals=match.stated_decimals(record))
+                        f"{record['id']}#{turn}", display_decides=True, decimals=match.stated_decimals(record),
+                        answer_scale=record.get("answer_scale"))

@@ -25,8 +25,9 @@ from typing import Any
 from tw_fin_eval import schema
 from tw_fin_eval.answers import extract, match
 from tw_fin_eval.answers.numbers import find_numbers, parse_number, scan_values
+from tw_fin_eval.answers.script import to_traditional
 from tw_fin_eval.answers.vocabulary import (
-    NEGATOR_CHARS,
+    LABEL_REJECTORS,
     NEGATOR_WORDS,
     YEAR_ASK_WORDS,
     alternation,
@@ -63,6 +64,7 @@ class ItemResult:
     flexible_correct: bool | None = None  # diagnostic: right with the flexible fallbacks (\boxed{}, last number)
     truncated: bool = False  # cut off by the length limit with no final answer line
     refused: bool = False  # the answer declines (「無法判斷」): wrong, and counted
+    exact_format: bool | None = None  # the reply used the prompt's exact 「答案：」 line (None: no answer line asked)
     reason: str | None = None
     # set by the engine for the report: bootstrap cluster, gold status (issue 21), the verdict against the
     # upstream gold where a fixed gold differs, and the generation's finish_reason
@@ -83,6 +85,7 @@ class ItemResult:
                 "judge_verdict": self.judge_verdict, "judge_raw": self.judge_raw, "step_recall": self.step_recall,
                 "step_precision": self.step_precision, "step_f1": self.step_f1,
                 "flexible_correct": self.flexible_correct, "truncated": self.truncated, "refused": self.refused,
+                "exact_format": self.exact_format,
                 "reason": self.reason, "cluster": self.cluster, "gold_status": self.gold_status,
                 "upstream_correct": self.upstream_correct,
                 "finish_reason": self.finish_reason, "failure_kind": self.failure_kind,
@@ -141,6 +144,7 @@ class TaskScorer:
     and the self-check need to know about the task (nothing outside the scorers switches on `task_type`)."""
 
     task_type = ""
+    answer_line = False  # the prompt asks for a 「答案：」 line (the report counts replies that did not use it)
     report_columns: tuple[ReportColumn, ...] = ()
     rule_scored = False  # decided by rules (the self-check expects 100% on gold answers)
     cluster_name = "item"  # what `cluster` groups units by, as reports name it
@@ -311,6 +315,7 @@ class _NumericOutputs:
 
 class NumericScorer(_NumericFailure, _NumericOutputs, TaskScorer):
     task_type = "numeric"
+    answer_line = True
 
     def validate(self, record: dict[str, Any]) -> None:
         _validate_gold(record, record, "answer_value")
@@ -323,6 +328,7 @@ class ConversationScorer(_NumericFailure, _NumericOutputs, TaskScorer):
     task_type = "conversation_numeric"
     cluster_name = "conversation"
     conversational = True
+    answer_line = True
 
     def validate(self, record: dict[str, Any]) -> None:
         turns = record.get("turns")
@@ -341,7 +347,7 @@ class ConversationScorer(_NumericFailure, _NumericOutputs, TaskScorer):
 
 
 # ---- FinChain: final answer + step_recall; categorical conclusions ---------------------------------------
-_NEG_WORD_WINDOW = 8
+_NEG_WORD_WINDOW = 24  # the word and its links end right before the number (「减少了约 」, "a decrease of about $")
 
 
 @dataclass(frozen=True)
@@ -463,12 +469,12 @@ def _is_rate_label(label: str) -> bool:
 
 
 _LABEL_STRIP = re.compile(r"[\s「」『』\"'“”。．.，,：:；;！!（）()*`]")
-_NEG_NEAR = re.compile(f"[{NEGATOR_CHARS}]")
+_REJECTS = re.compile(alternation(LABEL_REJECTORS))
 _NEGATORS = NEGATOR_WORDS
 
 
 def _norm_label(text: str) -> str:
-    return _LABEL_STRIP.sub("", text or "").lower()
+    return to_traditional(_LABEL_STRIP.sub("", text or "")).lower()
 
 
 _OPTION_BRACKET = re.compile(r"[（(]\s*(?:請回答|請選擇|回答)?\s*([^（）()]{1,60}?)\s*[)）]")
@@ -504,6 +510,7 @@ class FinChainScorer(TaskScorer):
     rule_scored = True
     cluster_name = "template"
     scores_steps = True
+    answer_line = True
     report_columns = (ReportColumn("mean_step_precision", "step_precision"), ReportColumn("mean_step_f1", "step_f1"))
 
     def __init__(self) -> None:
@@ -546,14 +553,16 @@ class FinChainScorer(TaskScorer):
                 key = r.get("template_id") or r.get("subcategory") or "?"
                 self.labels[key].add(_norm_label(r["answer_text"]))
 
-    def _label_set(self, record: dict[str, Any]) -> set[str]:
+    def _label_set(self, record: dict[str, Any]) -> dict[str, str | None]:
+        """Every label → the label it negates when it is a negated form made here (「非乙方案」), else None."""
         base = set(self.labels.get(record.get("template_id") or record.get("subcategory") or "?", set()))
         base.add(_norm_label(record["answer_text"]))
         base |= question_labels(record.get("question"))
-        out = set(base)
+        out: dict[str, str | None] = {}
         for lab in base:
             if not lab.startswith(_NEGATORS):
-                out.update(neg + lab for neg in _NEGATORS)
+                out.update((neg + lab, lab) for neg in _NEGATORS)
+        out.update((lab, None) for lab in base)
         return out
 
     def keyword(self, record: dict[str, Any], conclusion: str | None) -> bool | None:
@@ -582,7 +591,9 @@ class FinChainScorer(TaskScorer):
             return None if got is None else got == yes_no
         labels = self._label_set(record)
         initials = {lab[0] for lab in labels if lab}
-        found: list[str] = []
+        named: set[str] = set()
+        rejected: set[str] = set()
+        negated_forms: set[str] = set()
         taken = [False] * len(text)
         for lab in sorted(labels, key=len, reverse=True):
             start = text.find(lab)
@@ -591,17 +602,25 @@ class FinChainScorer(TaskScorer):
                 if not any(taken[i] for i in span):
                     for i in span:
                         taken[i] = True
-                    found.append(lab)
-                    # 「不屬於高風險」: a negation shortly before the label; 「中高風險」: glued to another
-                    # label's first character — either way the keyword cannot decide.
-                    if _NEG_NEAR.search(text[max(0, start - 3):start]) or (
-                            start > 0 and not taken[start - 1] and text[start - 1] in initials):
+                    # 「中高風險」: glued to another label's first character — the keyword cannot decide
+                    if start > 0 and not taken[start - 1] and text[start - 1] in initials:
                         return None
+                    if labels[lab] is not None:  # 「非乙方案」: a negated form rejects its label
+                        negated_forms.add(lab)
+                        rejected.add(labels[lab])
+                    elif _REJECTS.search(text[max(0, start - 3):start]):  # 「不選乙方案」, 「甲方案優於乙方案」
+                        rejected.add(lab)
+                    else:
+                        named.add(lab)
                 start = text.find(lab, start + 1)
-        distinct = set(found)
-        if len(distinct) != 1:
+        named -= rejected
+        if not named and len(negated_forms) == 1:  # 「無須申報」 alone: a label of its own
+            named = negated_forms
+        # exactly one label named and not rejected («選擇甲方案，不選乙方案», «甲方案，而非乙方案» are 甲方案); a
+        # conclusion that only rejects labels («不屬於高風險») or names two cannot decide
+        if len(named) != 1:
             return None
-        return distinct.pop() == gold
+        return named.pop() == gold
 
     @staticmethod
     def tolerance(record: dict[str, Any], ctx: ScoreSettings) -> Tolerance:
@@ -647,6 +666,7 @@ class ChoiceScorer(TaskScorer):
 
     def corrupt_output(self, record: dict[str, Any], turn: int | None, labels: Sequence[str] = ()) -> tuple[str, str]:
         return model_outputs.choice_corrupt(record, turn, labels)
+    answer_line = True
 
     def wrong_answer(self, item: ItemResult, record: dict[str, Any] | None,
                      turn: int | None) -> tuple[str, str]:
