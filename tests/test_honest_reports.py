@@ -72,7 +72,7 @@ def test_error_analysis_names_why_each_answer_is_wrong(tmp_path, capsys):
     wrong = {("finqa_tw-test-0001", None): "答案：-94",              # gold 94: the sign
              ("finqa_tw-test-0005", None): "答案：120000",           # gold 120,000,000: off by 1,000 (unit/scale)
              ("finqa_tw-test-0007", None): "答案：無法判斷",          # a refusal
-             ("finqa_tw-test-0003", None): "我不確定這題怎麼算。",    # no answer at all: format
+             ("finqa_tw-test-0003", None): "這題要先看表格再說明。",  # no answer, no refusal: format
              ("finqa_tw-test-0002", None): "答案：25%"}              # gold 14.1%: a wrong value
     lines = runs_for(recs, wrong)
     for x in lines:

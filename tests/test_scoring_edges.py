@@ -363,7 +363,7 @@ def test_the_answer_readers_script_table_is_the_checkers():
 
     from tw_fin_eval.answers.script import SIMPLIFIED, to_traditional
 
-    table = json.loads((Path(tasks.__file__).parents[1] / "zhcheck" / "s2tw_chars.json").read_text("utf-8"))
+    table = json.loads((Path(scorers.__file__).parents[1] / "zhcheck" / "s2tw_chars.json").read_text("utf-8"))
     cjk = {k: v for k, v in table["changes"].items()
            if len(k) == 1 and len(v) == 1 and "\u4e00" <= k <= "\u9fff" and k != v}
     assert set(SIMPLIFIED) == set(cjk)
@@ -371,7 +371,7 @@ def test_the_answer_readers_script_table_is_the_checkers():
 
 
 def test_the_share_of_replies_without_the_exact_answer_line_is_reported():
-    from tw_fin_eval.scoring import report
+    from tw_fin_eval.reports import summary as report
 
     recs = [dict(_finqa("營收是多少？", 45.2, "45.2"), id=f"finqa_tw-test-90{i:02d}") for i in range(4)]
     replies = ["答案：45.2", "答案是 45.2", "計算得 45.2", "**答案**：45.2"]
