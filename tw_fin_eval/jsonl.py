@@ -287,15 +287,9 @@ class AtomicFiles:
                         os.unlink(target)
                     else:
                         os.replace(backup, target)
-            for _, backup in backups:
-                if backup is not None:
-                    with contextlib.suppress(OSError):
-                        os.unlink(backup)
+            _drop_backups(backups)
             raise
-        for _, backup in backups:
-            if backup is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(backup)
+        _drop_backups(backups)
         self._pending.clear()
         self._release()
         for folder in folders:
@@ -409,6 +403,14 @@ def locked_temp(folder: str | os.PathLike, prefix: str, suffix: str = ".tmp") ->
         os.close(lock)
         lock = None
     return fd, tmp, lock
+
+
+def _drop_backups(pairs: Iterable[tuple[Any, str | os.PathLike | None]]) -> None:
+    """Remove the backups of replaced outputs (after a commit, or after a rollback put them back)."""
+    for _, backup in pairs:
+        if backup is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(backup)
 
 
 def _close(fd: int | None) -> None:
@@ -621,15 +623,9 @@ def _move_all_or_nothing(stage: Path, folder: Path, names: set[str]) -> None:
         for target, backup in reversed(done[:-1]):
             with contextlib.suppress(OSError):
                 os.replace(backup, target) if backup is not None else os.unlink(target)
-        for _, backup in done:
-            if backup is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(backup)
+        _drop_backups(done)
         raise
-    for _, backup in done:
-        if backup is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(backup)
+    _drop_backups(done)
     _fsync_dir(folder)
 
 
