@@ -27,7 +27,7 @@ from tw_fin_eval.verification.screen import (
     screen,
     screen_units,
 )
-from tw_fin_eval.verification.verdicts import audit_sample, load_verdicts
+from tw_fin_eval.verification.verdicts import Verdict, audit_sample, load_verdicts
 
 TABLE = [["", "2008", "2007"], ["net income", "$ 56616", "$ 217692"]]
 
@@ -216,6 +216,20 @@ def test_audit_sample_is_seeded_and_excludes_swept_units(tmp_path, sources_root)
     assert [v.key for v in audit_sample(verdicts, 20, 8)] != [v.key for v in a]
     with pytest.raises(ValueError, match="only 48 verified units without a sweep"):
         audit_sample(verdicts, 49, 1)
+
+
+def test_audit_sample_interleaves_subsets_so_a_partial_read_stays_random():
+    def pool(subset: str, n: int) -> dict:
+        vs = [Verdict(id=f"{subset}_tw-x-{i:04d}", turn=None, status="verified", reason=None, note="", reader="a")
+              for i in range(n)]
+        return {v.key: v for v in vs}
+
+    verdicts = {"finqa": pool("finqa", 400), "convfinqa": pool("convfinqa", 600)}
+    for seed in (2029, 2030, 7):
+        sample = audit_sample(verdicts, 150, seed)
+        assert sum(v.id.startswith("finqa") for v in sample) == 60  # proportional quotas kept
+        head = sample[:40]  # what an auditor who stops early has read
+        assert 8 <= sum(v.id.startswith("finqa") for v in head) <= 28
 
 
 # ---- the committed sweep is complete ---------------------------------------------------------------------------
