@@ -100,6 +100,17 @@ def test_fold_writes_second_read_and_keeps_the_final_verdicts(tmp_path, items, f
     assert fold(compare(items, firsts, [reads]), firsts) == 0  # idempotent
 
 
+def test_fold_keeps_untouched_lines_byte_for_byte(tmp_path, items, firsts):
+    path = firsts / "finqa" / "0001-0010.jsonl"
+    odd = '{"id":"finqa_tw-test-0001","turn":null,"status":"verified","reason":null,"note":"","reader":"a"}'
+    text = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join([odd, *text[1:]]) + "\n", encoding="utf-8")  # a compact line nobody re-read
+    fold(compare(items, firsts, [lines(tmp_path / "b.jsonl", [{**F6, "reader": "b", "note": "same"}])]), firsts)
+    after = path.read_text(encoding="utf-8").splitlines()
+    assert after[:2] == [odd, text[1]]  # untouched lines: not re-serialised
+    assert after[2].startswith('{"id": "finqa_tw-test-0006", "turn": null,') and '"second_read": {' in after[2]
+
+
 def test_fold_refuses_to_overwrite_another_second_read(tmp_path, items, firsts):
     fold(compare(items, firsts, [lines(tmp_path / "b.jsonl", [{**V1, "reader": "b"}])]), firsts)
     snapshot = {p: p.read_bytes() for p in firsts.rglob("*.jsonl")}

@@ -8,13 +8,14 @@ separate, deliberate edit."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.jsonl import atomic_writer, dumps, iter_jsonl
+from tw_fin_eval.jsonl import atomic_writer, iter_jsonl
 from tw_fin_eval.schema import display_number
 from tw_fin_eval.sources.base import SourceItem
 from tw_fin_eval.verification.program import same_value
@@ -127,15 +128,21 @@ def summary(comparisons: list[Comparison]) -> list[str]:
     return lines
 
 
+def verdict_line(obj: dict[str, Any]) -> str:
+    """A verdict line as the committed files write it (spaced JSON, real UTF-8)."""
+    return json.dumps(obj, ensure_ascii=False)
+
+
 def fold(comparisons: list[Comparison], verification_dir: Path, *, replace: bool = False) -> int:
     """Write each comparison's `second_read` into its first read's line (files rewritten atomically, line order
-    and every other field kept). A line that already has a different second read is an error unless `replace`;
+    and every other field kept; lines without a new second read are kept byte for byte). A line that already has a different second read is an error unless `replace`;
     every file is checked before any is written."""
     by_key = {c.first.key: c for c in comparisons}
-    pending: dict[Path, list[dict[str, Any]]] = {}
+    pending: dict[Path, list[str]] = {}
     changed = 0
     for subset in VERIFIED_SUBSETS:
         for path in verdict_files(verification_dir, subset):
+            raw = path.read_text(encoding="utf-8").splitlines()
             out, touched = [], False
             for line, obj in iter_jsonl(path):
                 c = by_key.get((obj.get("id"), obj.get("turn")))
@@ -148,11 +155,13 @@ def fold(comparisons: list[Comparison], verification_dir: Path, *, replace: bool
                         obj["second_read"] = new
                         touched = True
                         changed += 1
-                out.append(obj)
+                        out.append(verdict_line(obj))
+                        continue
+                out.append(raw[line - 1])  # an untouched line is kept byte for byte (reviewable diffs)
             if touched:
                 pending[path] = out
     for path, rows in pending.items():
         with atomic_writer(path) as fh:
-            for obj in rows:
-                fh.write(dumps(obj) + "\n")
+            for text in rows:
+                fh.write(text + "\n")
     return changed
