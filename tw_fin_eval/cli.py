@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import traceback
 from dataclasses import dataclass
@@ -110,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"tw-fin-eval {name}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `… | head`: the reader left; stop quietly as Unix tools do (no traceback)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush cannot raise again
+        return 141
     except Exception:  # a bug: show the traceback, but never a key this process read (in any escaped form)
         print(process_redactor().scrub(traceback.format_exc()), end="", file=sys.stderr)
         print(f"tw-fin-eval {name}: internal error (a bug; please report it with the traceback above)",
