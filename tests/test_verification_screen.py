@@ -205,6 +205,16 @@ def test_bad_sweep_is_rejected_with_file_line_and_id(tmp_path, sources_root, swe
     assert "0001-0050.jsonl:1" in str(exc.value) and "finqa_tw-test-0002" in str(exc.value)
 
 
+def test_a_status_changed_after_the_sweep_by_a_disagreeing_second_read_keeps_changed_false(tmp_path, sources_root):
+    items = load_subset("finqa", sources_root)
+    later = {**SWEPT, "status": "unanswerable", "reason": "other", "note": "second read c: two readings",
+             "second_read": {"reader": "c", "status": "unanswerable", "agree": False, "note": "two readings"}}
+    assert _verdicts(tmp_path, items, [later])[("finqa_tw-test-0002", None)].status == "unanswerable"
+    agreeing = {**later, "second_read": {**later["second_read"], "agree": True}}
+    with pytest.raises(InputError, match="changed must be true"):  # nobody explains the change
+        _verdicts(tmp_path, items, [agreeing])
+
+
 def test_audit_sample_is_seeded_and_excludes_swept_units(tmp_path, sources_root):
     items = load_subset("finqa", sources_root)
     lines = [{"id": f"finqa_tw-test-{i:04d}", "turn": None, "status": "verified", "reason": None, "note": "",

@@ -239,7 +239,8 @@ def parse_verdict(obj: dict[str, Any], path: Path, line: int,
             raise fail(f"sweep.was must be one of {', '.join(STATUSES)}", "sweep")
         if not isinstance(sweep["changed"], bool):
             raise fail("sweep.changed must be true or false", "sweep")
-        if sweep["was"] != status and not sweep["changed"]:
+        changed_by_second_read = isinstance(obj.get("second_read"), dict) and obj["second_read"].get("agree") is False
+        if sweep["was"] != status and not sweep["changed"] and not changed_by_second_read:
             raise fail(f"sweep.was is {sweep['was']!r} but the status is {status!r}: changed must be true", "sweep")
     return Verdict(rid, turn, status, reason, note, reader, None if value is None else float(value), text,
                    answer, program, second, str(path), line, sweep)
