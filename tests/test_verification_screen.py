@@ -63,6 +63,22 @@ def test_no_unit_note_when_the_table_states_one_or_the_page_does_not(table, pre)
         assert note is None
 
 
+@pytest.mark.parametrize("sentence, kind, shares_excepted, caption", [
+    # the except clause names what is NOT in thousands: share counts are never 「千股」 here (r29a: finqa 0040/0161)
+    ("( in thousands , except share and per share amounts ) :", "", True, "單位：千，股數及每股金額除外"),
+    ("( in thousands , except shares and per share data ) :", "", True, "單位：千，股數及每股金額除外"),
+    ("( dollars in thousands , except number of shares ) :", "dollars", True, "單位：千美元，股數除外"),
+    ("( in millions , except per share data ) :", "", False, "單位：百萬，每股金額除外"),
+    ("( in thousands of shares ) :", "shares", False, "單位：千股"),
+    ("( shares in millions ) :", "shares", False, "單位：百萬股"),
+    ("( in millions of dollars ) :", "dollars", False, "單位：百萬美元"),
+])
+def test_the_except_clause_is_not_what_the_note_counts(sentence, kind, shares_excepted, caption):
+    note = unit_note(TABLE, [sentence])
+    assert note is not None and (note.kind, note.except_shares) == (kind, shares_excepted)
+    assert table_unit_caption(SourceItem("finqa", "x", 1, fields={"unit_note": note})) == caption
+
+
 def test_caption_in_zh_and_in_the_prompt():
     item = SourceItem("finqa", "x", 1, fields={"unit_note": unit_note(TABLE, ["( dollars in thousands , except per share amounts ) :"])})
     assert table_unit_caption(item) == "單位：千美元，每股金額除外"

@@ -46,12 +46,13 @@ _KIND_ZH = {"dollars": "美元", "shares": "股", "": ""}
 
 def table_unit_caption(item: SourceItem) -> str | None:
     """The table's unit in zh-TW when the page states it only outside the table (the sentence before it,
-    `amount_scale.unit_note`): 「單位：千美元」, 「單位：百萬，每股金額除外」; None otherwise."""
+    `amount_scale.unit_note`): 「單位：千美元」, 「單位：百萬，每股金額除外」, 「單位：千，股數及每股金額除外」; None otherwise."""
     note = item.fields.get("unit_note")
     if note is None:
         return None
     caption = f"單位：{_SCALE_ZH[note.scale]}{_KIND_ZH[note.kind]}"
-    return caption + ("，每股金額除外" if note.except_per_share else "")
+    excepted = "及".join(what for what, on in (("股數", note.except_shares), ("每股金額", note.except_per_share)) if on)
+    return caption + (f"，{excepted}除外" if excepted else "")
 
 
 def gold_operands(item: SourceItem) -> frozenset[float]:

@@ -78,7 +78,8 @@ def table_scale(table: list[list[str]] | None) -> int | None:
 _NOTE = re.compile(r"(?:\b(?:u\.s\.\s+)?(?:dollars?|dollar\s+amounts|amounts|shares|share\s+awards|units)\s+|\$\s*|\b)"
                    r"(?:stated\s+)?in\s+(thousands|millions|billions)\b"
                    r"(?:\s+of\s+(?:u\.s\.\s+)?(dollars|shares))?"
-                   r"(\s*,?\s*except\s+(?:for\s+)?(?:per[\s-]+share|share)\b)?", re.I)
+                   r"(?:\s*,?\s*except\s+(?:for\s+)?(?P<excepted>(?:(?:number\s+of\s+)?shares?|per[\s-]+share)"
+                   r"(?:\s*(?:,|and|&)\s*(?:(?:number\s+of\s+)?shares?|per[\s-]+share))*)\b)?", re.I)
 
 
 _BRACKETED = re.compile(r"\(([^()]*)\)")
@@ -93,6 +94,7 @@ class UnitNote:
     scale: int
     kind: str
     except_per_share: bool = False
+    except_shares: bool = False  # "( in thousands , except share and per share amounts )": share counts are not
 
 
 def unit_note(table: list[list[str]] | None, pre_text: list[str]) -> UnitNote | None:
@@ -108,14 +110,19 @@ def unit_note(table: list[list[str]] | None, pre_text: list[str]) -> UnitNote | 
     if len(scales) != 1:
         return None
     m = found[0]
-    lead = m.group(0).lower()
-    if "share" in lead and "per" not in lead or (m.group(2) or "").lower() == "shares":
+    # what the note counts is said before "in thousands" or by "of shares" after it; the except clause names
+    # what the scale does NOT apply to ("except share and per share amounts" — those are not in thousands)
+    lead = m.group(0)[: m.start(1) - m.start(0)].lower()
+    excepted = re.sub(r"per[\s-]+shares?", " ", (m.group("excepted") or "").lower())
+    if re.search(r"\bshares?\b", lead) or (m.group(2) or "").lower() == "shares":
         kind = "shares"
-    elif "$" in lead or "dollar" in lead:
+    elif "$" in lead or "dollar" in lead or (m.group(2) or "").lower() == "dollars":
         kind = "dollars"
     else:
         kind = ""
-    return UnitNote(" ".join(m.group(0).split()), scales.pop(), kind, bool(m.group(3)))
+    return UnitNote(" ".join(m.group(0).split()), scales.pop(), kind,
+                    bool(re.search(r"per[\s-]+share", m.group("excepted") or "", re.I)),
+                    bool(re.search(r"\bshares?\b", excepted)))
 
 
 def _states_unit(table: list[list[str]] | None) -> bool:
