@@ -25,6 +25,18 @@ TABLE = [["( in thousands )", "2012", "2011"], ["revenue", "$ 5829", "$ 5735"]]
     ("subtract(772, 843), multiply(#0, const_1000)", None, None),  # rescaled: unknown
     ("add(772, 25.0)", None, None),                   # mixed units
     ("add(5829, 17)", [["", "2012"], ["shares", "5829"]], None),  # nowhere stated
+    # the unit followed step by step (r29b/c29a: shares × price and "ratio − 1" were given the table's unit)
+    ("divide(772, 843), subtract(#0, const_1)", None, None),   # a percent change is a ratio
+    ("divide(5829, 5735), subtract(const_1, #0)", TABLE, None),
+    ("multiply(5829, 5735)", TABLE, None),                     # amount × amount (shares × price): no unit
+    ("add(772, 843), divide(#0, const_2)", None, 6),           # an average keeps the unit
+    ("add(5829, 5735), add(#0, 5829), divide(#1, const_3)", TABLE, 3),
+    ("add(772, 843), divide(#0, const_3)", None, None),        # ÷ 3 of a two-value sum: not an average
+    ("divide(772, const_10)", None, None),                     # const_10 may be "$ 10 billion": unknown
+    ("divide(772, 9%)", None, 6),                              # grossing up by a percentage keeps it
+    ("add(const_1, 25%), divide(25.0, #0)", None, 9),
+    ("multiply(772, 12)", None, 6),                            # × a count stated nowhere with a unit
+    ("divide(772, 46.7)", None, None),                         # ÷ an unplaced literal: unknown
 ])
 def test_program_scale(program, table, expected):
     assert program_scale(program, table, TEXT) == expected

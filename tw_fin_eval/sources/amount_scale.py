@@ -4,16 +4,21 @@ FinQA and ConvFinQA golds are bare numbers in the unit of the page ("( in millio
 zh-TW evidence states prose amounts the Taiwan way (7.72 億美元, glossary §1.3), so a model may answer
 「7.72 億美元」 for the gold 772: the scorer needs the gold's unit to see that the amounts are equal. This module
 finds it once, at build time, and the records carry it as `answer_scale` (a power of ten: 3, 6, 9; null when it
-cannot be told). Rule: every literal operand of the program that is found in the source must carry the same
-unit — a scale word right after it in a page sentence ("$ 772 million", "$ 1.4 billion"), or the unit its table
-is stated in ("( in millions )", "dollars in thousands"). Unknown or mixed units, a ratio (the last step
-divides) and programs that rescale with const_1000 / const_1000000 give null.
+cannot be told). Each literal operand found in the source carries a unit — a scale word right after it in a page
+sentence ("$ 772 million", "$ 1.4 billion"), or the unit its table is stated in ("( in millions )", "dollars in
+thousands"); one stated nowhere with a unit counts as a pure number in a sum or a product (12 months) and makes a
+division unknown. The unit is then followed step by step:
+sums of amounts in one unit keep it, amount × pure number keeps it, amount ÷ amount is a ratio (also when a
+later step subtracts 1 from it), and amount × amount (shares × price) or mixed units give null, as do programs
+that rescale with const_1000 / const_1000000.
 
 >>> program_scale("subtract(772, 843)", None, ["the balance was $ 772 million , compared to $ 843 million ."])
 6
 >>> program_scale("divide(772, 843)", None, ["the balance was $ 772 million , compared to $ 843 million ."])
 >>> program_scale("add(5829, 5735)", [["", "amount ( in millions )"], ["2015", "$ 5829"], ["2014", "$ 5735"]], [])
 6
+>>> program_scale("divide(772, 843), subtract(#0, const_1)", None, ["$ 772 million , compared to $ 843 million ."])
+>>> program_scale("multiply(3.2, 45.5)", [["( in millions )", "shares", "price"], ["2015", "3.2", "45.5"]], [])
 """
 
 from __future__ import annotations
@@ -160,25 +165,91 @@ def program_scale(program: str | None, table: list[list[str]] | None, sentences:
     steps = _STEP.findall(program or "")
     if not steps:  # a bare lookup ("60.94") is one literal operand
         steps = [("value", program or "")]
-    if steps[-1][0] == "divide":
-        return None
-    args = [a.strip() for _, body in steps for a in body.split(",")]
     if rescales(program):
         return None
     sentences = list(sentences)
     t_scale = table_scale(table) or (note.scale if note else None)
-    scales: set[int] = set()
-    if any(op.startswith("table_") for op, _ in steps) and t_scale:
-        scales.add(t_scale)
-    for arg in args:
+
+    def operand(arg: str, done: list[_Dim]) -> _Dim:
+        arg = arg.strip()
+        if arg.startswith("#"):
+            k = int(arg[1:]) if arg[1:].isdigit() else -1
+            return done[k] if 0 <= k < len(done) else _UNKNOWN
+        if arg.startswith("const_") or arg.endswith("%"):
+            return _PURE  # a count, a percentage or 1: no unit of its own
         value = _literal(arg)
-        if value is None or value == 0:
-            continue
+        if value is None:
+            return _UNKNOWN
+        if value == 0:
+            return _PURE
         here = _text_scales(value, sentences)
         if not here and t_scale and _in_table(value, table):
             here = {t_scale}
-        scales |= here
-    return scales.pop() if len(scales) == 1 else None
+        if not here:
+            return _BARE  # stated nowhere with a unit: a count (12 months, 3 plants) — or an amount we cannot place
+        return ("amount", here.pop()) if len(here) == 1 else _UNKNOWN
+
+    done: list[_Dim] = []
+    terms: list[int] = []  # how many values each step's sum adds up (an average divides by exactly that many)
+    for op, body in steps:
+        parts = [a.strip() for a in body.split(",")]
+        n_terms = sum(terms[int(a[1:])] if a[1:].isdigit() and int(a[1:]) < len(terms) else 1
+                      for a in parts) if op == "add" and parts[0] and not any(a.startswith("const_") for a in parts) else 1
+        terms.append(n_terms)
+        if op.startswith("table_"):
+            done.append(("amount", t_scale) if t_scale and op in ("table_sum", "table_average", "table_max",
+                                                               "table_min") else _UNKNOWN)
+            continue
+        args = [operand(a, done) for a in parts]
+        if op == "divide" and len(parts) == 2 and parts[1].startswith("const_"):
+            # amount ÷ const_N keeps the unit only as an average of N summed values; otherwise the constant may be
+            # an amount written in words ($ 10 billion, 5 million shares) and the result a ratio or a price
+            ref = parts[0][1:] if parts[0].startswith("#") else ""
+            n = parts[1][len("const_"):]
+            if not (ref.isdigit() and n.isdigit() and int(ref) < len(terms) and terms[int(ref)] == int(n) > 1):
+                done.append(_UNKNOWN if args[0][0] == "amount" else _combine(op, args))
+                continue
+        done.append(_combine(op, args))
+    last = done[-1]
+    return last[1] if last[0] == "amount" else None
+
+
+_Dim = tuple  # ("amount", scale) | ("pure",) | ("ratio",) | ("unknown",)
+_PURE: _Dim = ("pure",)
+_RATIO: _Dim = ("ratio",)
+_UNKNOWN: _Dim = ("unknown",)
+_BARE: _Dim = ("bare",)  # a literal found nowhere with a unit: pure in a sum or a product, never a safe divisor
+
+
+def _combine(op: str, args: list[_Dim]) -> _Dim:
+    """The unit of one program step from its operands' units: a sum of amounts in one unit keeps it, an amount
+    times a pure number keeps it, amount ÷ amount is a ratio, and amount × amount (shares × price) or a sum of
+    different units has no unit the scorer may rely on."""
+    if _UNKNOWN in args or not args:
+        return _UNKNOWN
+    if op == "divide" and _BARE in args:
+        return _UNKNOWN  # 100.3 / 46.7: a ratio of two amounts, one of them unplaced — no unit to rely on
+    args = [_PURE if a == _BARE else a for a in args]
+    amounts = {a[1] for a in args if a[0] == "amount"}
+    if op == "value":
+        return args[0]
+    if op in ("add", "subtract"):
+        if len(amounts) > 1 or (amounts and _RATIO in args):
+            return _UNKNOWN
+        return ("amount", amounts.pop()) if amounts else (_RATIO if _RATIO in args else _PURE)
+    if op == "multiply":
+        n_amounts = sum(a[0] == "amount" for a in args)
+        if n_amounts > 1:
+            return _UNKNOWN
+        return ("amount", amounts.pop()) if amounts else (_RATIO if _RATIO in args else _PURE)
+    if op == "divide":
+        num, den = args[0], args[-1]
+        if num[0] == "amount":
+            return _RATIO if den[0] == "amount" else num
+        return _UNKNOWN if den[0] == "amount" else (_RATIO if _RATIO in args else _PURE)
+    if op == "exp":
+        return _RATIO if args[0][0] != "amount" else _UNKNOWN
+    return _UNKNOWN  # greater and anything unknown: no unit
 
 
 def annotate_record(record: dict, item) -> dict:
