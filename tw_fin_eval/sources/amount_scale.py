@@ -87,7 +87,8 @@ _BRACKETED = re.compile(r"\(([^()]*)\)")
 @dataclass(frozen=True)
 class UnitNote:
     """A table's unit as the page states it outside the table: its scale (3/6/9), what it counts
-    ("dollars", "shares" or "" when the page does not say) and whether per-share figures are excepted."""
+    ("dollars" — said by the note, or by the table's "$" amounts when it counts nothing else —, "shares",
+    or "" when the page does not say) and whether per-share figures are excepted."""
 
     text: str  # the English words, e.g. "dollars in millions"
     scale: int
@@ -111,11 +112,25 @@ def unit_note(table: list[list[str]] | None, pre_text: list[str]) -> UnitNote | 
     lead = m.group(0).lower()
     if "share" in lead and "per" not in lead or (m.group(2) or "").lower() == "shares":
         kind = "shares"
-    elif "$" in lead or "dollar" in lead:
+    elif "$" in lead or "dollar" in lead or _dollar_table(table):
         kind = "dollars"
     else:
         kind = ""
     return UnitNote(" ".join(m.group(0).split()), scales.pop(), kind, bool(m.group(3)))
+
+
+# table labels that count something other than money (a scale note then covers them too)
+_COUNT_LABEL = re.compile(r"\bshares\b|\bunits\b|\bnumber of\b|\bemployees\b|\bheadcount\b|\bbarrels\b|\bacres\b|"
+                          r"\bsquare feet\b|\bcustomers\b|\bsubscribers\b", re.I)
+
+
+def _dollar_table(table: list[list[str]] | None) -> bool:
+    """Does the page state the currency in the table itself — amounts printed with "$" — and count nothing
+    else (no row or column of shares, units, employees…)? Then "( in thousands )" means thousands of dollars."""
+    if not table:
+        return False
+    labels = list(table[0]) + [row[0] for row in table[1:] if row]
+    return any("$" in c for row in table for c in row) and not any(_COUNT_LABEL.search(c) for c in labels)
 
 
 def _states_unit(table: list[list[str]] | None) -> bool:
