@@ -204,7 +204,57 @@ def test_fiscal_years_and_ocr_change_columns_read_as_a_taiwan_report_heads_them(
 def test_values_in_words_have_no_stray_space_and_a_header_row_reads_its_cells_once():
     table = [["地點", "功能", "面積（平方英尺）", "產權"], ["波士頓（麻州）", "公司總部", "19600", "租賃"]]
     assert render_row(table, 1) == "地點「波士頓（麻州）」：功能為公司總部，面積為 19,600（單位：平方英尺），產權為租賃。"
-    assert render_row([["土地改良物", "年限 3", "年限 -", "年限 40"], ["建築物", "3", "-", "60"]], 0) == "土地改良物：年限 3、年限 -、年限 40。"
+    # a header merged with the first data row (issue 30 a), one name over every column said once
+    table = [["土地改良物", "年限 3", "年限 -", "年限 40"], ["建築物", "3", "-", "60"]]
+    assert render_row(table, 0) == "土地改良物：年限為 3、-、40。"
+    assert render_row(table, 1) == "建築物：年限為 3、-、60。"
+
+
+def test_a_header_row_merged_with_the_first_data_row_is_read_as_names_and_a_row():
+    """Issue 30 (a), conv-0152: FinQA flattened 「2002 | high | low | 2001 | high | low」 and the first quarter
+    into one row; each side-by-side block is its own clause, the year heading carried to later quarters."""
+    table = [["2002 年第一季", "最高 $ 17.84", "最低 $ 4.11", "2001 年第一季", "最高 $ 60.15", "最低 $ 41.30"],
+             ["第二季", "9.17", "3.55", "第二季", "52.25", "39.95"]]
+    assert render_row(table, 1) == "2002 年第二季：最高 9.17、最低 3.55；2001 年第二季：最高 52.25、最低 39.95。"
+    assert render_row(table, 0) == "2002 年第一季：最高 $ 17.84、最低 $ 4.11；2001 年第一季：最高 $ 60.15、最低 $ 41.30。"
+    # the unit of both blocks is said once; a block that has run out of rows is left out
+    table = [["頻道 A", "訂戶數（百萬） 246", "頻道 B", "訂戶數（百萬） 90"], ["Animal Planet", "183", "Quest", "26"],
+             ["Turbo", "42", "-", "-"]]
+    assert render_row(table, 1) == "Animal Planet：訂戶數為 183；Quest：訂戶數為 26（單位：百萬）。"
+    assert render_row(table, 2) == "Turbo：訂戶數為 42（單位：百萬）。"
+    # not merged: a lone 「標普 500」, footnote marks 「( 1 )」, years, a unit corner
+    perf = [["日期", "花旗", "標普 500"], ["2008 年", "$ 100", "$ 100"]]
+    assert render_row(perf, 1) == "2008 年：花旗 $ 100、標普 500 $ 100。"
+    text = render_row([["（百萬美元）", "合計 ( 1 )", "2007 年 ( 1 )"], ["長期債務", "$ 4134", "$ 1340"]], 1)
+    assert text.startswith("長期債務：") and text.endswith("（單位：百萬美元）。")
+    assert "百慕達子公司" in render_row([["", "百慕達子公司 2008", "美國子公司 2008"], ["法定資本", "$ 7001", "$ 1"]], 1)
+
+
+def test_one_unnamed_amount_under_a_time_label_gets_a_subject():
+    """Issue 30 (b), finqa-0955: 「2018 年為 $ 64」 names nothing; the table's total names the quantity, else
+    「金額」 (a period) or 「餘額」 (a date)."""
+    assert render_row([["", "（百萬美元）"], ["2018", "$ 64"], ["2019", "54"]], 2) == "2019 年金額為 54（單位：百萬美元）。"
+    table = [["2014", "$ 11057"], ["2015", "8985"], ["以後年度", "16812"], ["未來最低租賃給付總額", "$ 57096"]]
+    assert render_row(table, 1).startswith("2015 年未來最低租賃給付為 ")
+    assert render_row(table, 0).startswith("2014 年未來最低租賃給付為 $ ")  # a first row of data is a row
+    assert render_row(table, 2).startswith("以後年度未來最低租賃給付為 ")
+    assert render_row(table, 3).startswith("未來最低租賃給付總額為 $ ")  # not a time: its own subject
+    assert render_row([["2003 年 12 月 31 日", "$ 438"], ["2004 年 12 月 31 日", "527"]], 1) == "2004 年 12 月 31 日餘額為 527。"
+    # a named column is the subject already
+    assert render_row([["年度", "攤銷金額"], ["2017", "$ 45"]], 1) == "2017 年攤銷金額為 $ 45。"
+
+
+def test_a_sentence_cut_after_an_abbreviation_is_one_evidence_entry():
+    """Issue 30 (c), conv-0168: 「…係依 APB 第」 | 「25 號意見書…」 was two entries; the English run decides."""
+    from tw_fin_eval.records import evidence_runs, join_fragments
+    from tw_fin_eval.sources.base import Evidence, SourceItem
+
+    item = SourceItem("convfinqa", "x", 1, evidence=[
+        Evidence("text_0", "we accounted for payments under apb no ."), Evidence("text_1", "25 's intrinsic value method ."),
+        Evidence("text_2", "revenue grew ."), Evidence("text_4", "as of dec ."), Evidence("table_1", "row")])
+    assert [[e.key for e in run] for run in evidence_runs(item)] == [["text_0", "text_1"], ["text_2"], ["text_4"], ["table_1"]]
+    assert join_fragments(["本公司係依 APB 第", "25 號意見書之內含價值法處理。"]) == "本公司係依 APB 第 25 號意見書之內含價值法處理。"
+    assert join_fragments(["設有部分美國", "事業單位。"]) == "設有部分美國事業單位。"
 
 
 def test_thousands_separators_leave_years_and_small_rows_alone():

@@ -43,7 +43,8 @@ TABLE = [["", "2008", "2007"], ["net income", "$ 56616", "$ 217692"]]
     ("amounts stated in billions .", 9, "", False),
 ])
 def test_unit_note_read_from_the_sentence_before_the_table(sentence, scale, kind, per_share):
-    note = unit_note(TABLE, ["an earlier sentence in millions .", sentence])
+    plain = [["", "2008", "2007"], ["net income", "56616", "217692"]]  # no "$": the note alone says what it counts
+    note = unit_note(plain, ["an earlier sentence in millions .", sentence])
     assert note is not None and (note.scale, note.kind, note.except_per_share) == (scale, kind, per_share)
 
 
@@ -74,9 +75,20 @@ def test_no_unit_note_when_the_table_states_one_or_the_page_does_not(table, pre)
     ("( in millions of dollars ) :", "dollars", False, "單位：百萬美元"),
 ])
 def test_the_except_clause_is_not_what_the_note_counts(sentence, kind, shares_excepted, caption):
-    note = unit_note(TABLE, [sentence])
+    note = unit_note([["", "2008"], ["net income", "56616"]], [sentence])  # no "$" in the table: the note alone
     assert note is not None and (note.kind, note.except_shares) == (kind, shares_excepted)
     assert table_unit_caption(SourceItem("finqa", "x", 1, fields={"unit_note": note})) == caption
+
+
+def test_a_table_of_dollar_amounts_gives_a_bare_note_its_currency():
+    """Issue 30 (e): 「單位：千」 under a table of "$" amounts reads 「單位：千美元」; a table that also counts
+    shares (or prints no "$") keeps the bare scale."""
+    note = unit_note(TABLE, ["the following table reconciles the components ( in thousands ) : ."])
+    assert note is not None and note.kind == "dollars"
+    assert table_unit_caption(SourceItem("finqa", "x", 1, fields={"unit_note": note})) == "單位：千美元"
+    shares = TABLE + [["weighted average shares outstanding", "1200", "1100"]]
+    assert unit_note(shares, ["( in thousands ) :"]).kind == ""
+    assert unit_note([["", "2008"], ["barrels", "56616"]], ["( in thousands ) :"]).kind == ""
 
 
 def test_caption_in_zh_and_in_the_prompt():

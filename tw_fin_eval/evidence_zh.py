@@ -23,6 +23,7 @@ table, so it always agrees with it; every figure of the row's cells is kept.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 # words that make a bracket or a header cell a unit statement: （百萬美元）, （單位：千）, （每日千桶）
 _UNIT_WORD_RE = re.compile(r"百萬|千|十億|億|萬|單位|美元|元|桶|平方英尺|英畝|噸|兆瓦|MW|百分比")
@@ -438,13 +439,124 @@ def _render_unlabelled(table: list[list[str]], row: int, keep: frozenset[float])
     return "、".join(parts) + (_unit_suffix(unit) if unit else "") + "。"
 
 
+def _valueish(cell: str) -> bool:
+    """A data cell: a number (with FinQA's duplicate or a footnote letter: 「135696 ( a )」), a dash or a
+    placeholder."""
+    cell = re.sub(r"\(\s*[a-z]\s*\)", "", cell).strip()
+    return _is_value(cell) or cell.lower() in _PLACEHOLDERS
+
+
+# a header cell that holds a column name and the first data row's value: 「最高 $ 17.84」, 「年限 -」
+_MERGED_CELL_RE = re.compile(r"(.*?(?:[^\W\d_]|[）)]))\s+(\$?\s?\(?-?\$?\s?\d[\d,]*(?:\.\d+)?\s*\)?%?|[-—–])")
+
+
+@dataclass(frozen=True)
+class _MergedHeader:
+    """A header row FinQA flattened into the first data row (「2002 年第一季 | 最高 $ 17.84 | 最低 $ 4.11 |
+    2001 年第一季 | 最高 $ 60.15 | …」): the column names, that first data row, and the side-by-side blocks
+    (label column, its value columns) — a second label column (「2001 年第一季」 over 「第二季」…) starts one."""
+
+    names: list[str]
+    first: list[str]
+    blocks: list[tuple[int, list[int]]]
+
+
+def merged_header(table: list[list[str]]) -> _MergedHeader | None:
+    """The header row read as names plus a data row, or None when it is a plain header (or data only).
+    Two or more 「name value」 cells are needed, or one whose value is plainly an amount (「$ 14.97」):
+    a lone 「標普 500」 is a name."""
+    if len(table) < 2 or len(table[0]) < 2:
+        return None
+    head = table[0]
+    if _corner(head[0])[1]:
+        return None  # a corner that states a unit (「（百萬美元）」) heads a real header row
+    names, first, blocks = [""], [head[0].strip()], [(0, [])]
+    merged = strong = 0
+    for c in range(1, len(head)):
+        cell = head[c].strip()
+        below = [r[c].strip() for r in table[1:] if c < len(r) and r[c].strip()]
+        m = _MERGED_CELL_RE.fullmatch(cell)
+        # 「應付款項合計 ( 1 )」 is a footnote, 「百慕達子公司 2008」 a year: names, not a value
+        footnote = m and (re.fullmatch(r"\(\s*\d{1,2}\s*\)", m.group(2)) or _YEAR_RE.fullmatch(m.group(2)))
+        if m and not footnote and len(re.findall(r"[^\W\d_]", m.group(1))) >= 2 and below and all(_valueish(x) for x in below):
+            names.append(m.group(1).strip())
+            first.append(m.group(2))
+            blocks[-1][1].append(c)
+            merged += 1
+            strong += "$" in m.group(2) or "." in m.group(2)
+        elif cell and not _valueish(cell) and (texts := [x for x in below if x.lower() not in _PLACEHOLDERS]) \
+                and not any(_valueish(x) for x in texts):
+            names.append("")  # a second label column: the next block's row labels
+            first.append(cell)
+            blocks.append((c, []))
+        elif not cell:
+            names.append("")
+            first.append("")
+            blocks[-1][1].append(c)
+        else:
+            return None
+    return _MergedHeader(names, first, blocks) if merged >= 2 or strong else None
+
+
+_PERIOD = r"第[一二三四1-4]季|上半年|下半年|[一二三四五六七八九十]{1,2}月"
+
+
+def _inherit_year(head_label: str, label: str) -> str:
+    """A block's later rows name only the period; its first row carries the year heading: 「2002 年第一季」
+    over 「第二季」 → 「2002 年第二季」."""
+    m = re.fullmatch(rf"((?:19|20)\d\d) ?年\s*(?:{_PERIOD})", head_label.strip())
+    return f"{m.group(1)} 年{label}" if m and re.fullmatch(_PERIOD, label.strip()) else label
+
+
+def _render_merged(table: list[list[str]], row: int, merged: _MergedHeader, keep: frozenset[float]) -> str:
+    """Each side-by-side block as its own clause under its column names, the shared unit said once:
+    「2002 年第二季：最高 9.17、最低 3.55；2001 年第二季：最高 52.25、最低 39.95。」"""
+    cells = merged.first if row == 0 else table[row]
+    clauses = []
+    for label_col, columns in merged.blocks:
+        label = cells[label_col].strip() if label_col < len(cells) else ""
+        label = _inherit_year(merged.first[label_col], label) if row > 0 else label
+        values = [cells[c] if c < len(cells) else "" for c in columns]
+        if all(v.strip().lower() in _PLACEHOLDERS | {""} for v in [label, *values]):
+            continue  # an empty block (the shorter list of two ends first)
+        sub = [[""] + [merged.names[c] for c in columns], [label] + values]
+        clauses.append(render_row(sub, 1, keep).removesuffix("。"))
+    units = {m.group(0) for c in clauses if (m := re.search(r"（單位：[^（）]*）$", c))}
+    if len(units) == 1 and all(c.endswith(next(iter(units))) for c in clauses):
+        unit = units.pop()
+        clauses = [c.removesuffix(unit) for c in clauses[:-1]] + clauses[-1:]
+    return "；".join(clauses) + "。"
+
+
+# the quantity a table of years lists, named by its total row: 「未來最低租賃給付總額」 → 「未來最低租賃給付」
+_TOTAL_ROW_RE = re.compile(r"(?:合計|總計)?\s*(\D+?)\s*(?:總額|合計|總計|總數)")
+_LATER_YEARS_RE = re.compile(r"(?:(?:19|20)\d\d 年及)?以後年度|其後年度")
+
+
+def _subject(table: list[list[str]], label: str) -> str:
+    """What a row of one unnamed amount is, said after its time label: the table's total (「2015 年未來最低
+    租賃給付為 8,985」), else 「餘額」 at a date and 「金額」 for a period."""
+    for cells in table:
+        m = _TOTAL_ROW_RE.fullmatch(cells[0].strip()) if cells else None
+        if m and _words(m.group(1)) >= 2 and not re.search(r"[：:，,（(]", m.group(1)):
+            return m.group(1)
+    return "餘額" if re.search(r"\d 日$", label) else "金額"
+
+
+def _time_like(label: str) -> bool:
+    return _is_time(label) or bool(_LATER_YEARS_RE.fullmatch(label) or re.fullmatch(r"(?:19|20)\d\d 年度", label))
+
+
 def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozenset()) -> str:
     """The zh-TW sentence for row `row` of a translated table (see the module docstring). `keep`: numbers the
     gold programs compute with (a dash code among them is a value, not a dash)."""
     cells = table[row]
+    if (merged := merged_header(table)) is not None:
+        return _render_merged(table, row, merged, keep)
     if row > 0 and (unlabelled := _render_unlabelled(table, row, keep)) is not None:
         return unlabelled
-    if row == 0 and len(cells) > 1:  # the header row itself (a table of one row): each cell once
+    if row == 0 and len(cells) > 1 and not (len(table) > 1 and header_is_data(cells)):
+        # the header row itself (a table of one row): each cell once; a first row of data is a row like the others
         return _render_name_value_row(cells, keep)
     header = _section_header(table, row) if row > 0 else (table[0] if table else [])
     if row > 1 and header is table[0] and _footnote_row(table[0]):
@@ -460,14 +572,12 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     if lead in _GENERIC_TIME_LEADS:
         lead = ""  # 「年度」, 「期間」 over the label column say nothing the label does not
     columns: list[tuple[str, str]] = []  # (column name, unit)
-    generic = ""  # the one generic column name (「金額」), said after a time label that is the whole subject
     for c in range(1, len(cells)):
         name, unit = ("", "") if no_header or c >= len(header) else _split_unit(header[c])
         name = _column_name(name)
         if name == "百分比" and columns and "變動" in columns[-1][0]:
             name = "變動百分比"  # 「% ( % )」 after a change column is the change in percent
         if name in _GENERIC_COLUMNS:
-            generic = name if len(cells) == 2 else ""
             name = ""
         elif (pair := _year_pair(name)) is not None:
             name = pair
@@ -477,8 +587,9 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
             name = _value(f"{split[0]}{split[1]}") if year_last else _date_label(name)
         columns.append((name, unit or corner_unit))
     label, columns = _factor_common_name(label, columns)
-    if generic and _is_time(label) and not lead:
-        label += generic  # 「2018 年金額為 $ 760000」, not 「2018 年為 …」
+    if _time_like(label) and not lead and len(cells) == 2 and not any(name for name, _ in columns):
+        # one amount under no column name (「金額」, a unit only, no header at all): a time is no subject
+        label += _subject(table, label)  # 「2018 年金額為 $ 760000」, not 「2018 年為 …」
     units = {u for _, u in columns}
     shared_unit = units.pop() if len(units) == 1 else ""
     parts = []
@@ -493,9 +604,11 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     if len(parts) == 1 and parts[0][0] and label and (_is_time(parts[0][0]) or _is_time(label)):
         first, second = (parts[0][0], label) if _is_time(parts[0][0]) else (label, parts[0][0])
         body = _is_word(first + second, parts[0][1])   # 「2015 年淨營收為 $ 5829」
-    elif not named:
+    elif not named or len(named) == len(parts) > 1 and len({n for n, _ in parts}) == 1:
+        # no column names, or one name over every column (「年限 3 | 年限 - | 年限 40」): said once
         values = "、".join(v for _, v in parts)
-        body = _is_word(label, values) if label else values
+        subject = f"{label}：{parts[0][0]}" if named and label else label or parts[0][0]
+        body = _is_word(subject, values) if subject else values
     else:
         listing = _listing(parts)
         body = f"{label}：{listing}" if label else listing

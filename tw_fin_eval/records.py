@@ -10,7 +10,7 @@ from types import ModuleType
 
 from tw_fin_eval import DATA_VERSION, evidence_zh
 from tw_fin_eval.overlay import Overlay
-from tw_fin_eval.sources.base import SourceItem
+from tw_fin_eval.sources.base import Evidence, SourceItem
 
 TRANSLATION_NOTE = "機器翻譯（Claude，依術語表），已通過規則檢查；尚未人工全面審閱"
 
@@ -63,14 +63,47 @@ def gold_operands(item: SourceItem) -> frozenset[float]:
     return frozenset(v for p in programs if p for v in program_literals(p))
 
 
+# a sentence FinQA's splitter cut after an abbreviation's full stop: "… under apb no ." | "25 's intrinsic …"
+_ABBREVIATION_END = re.compile(r"\b(?:no|nos|u\.s|inc|corp|co|ltd|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|"
+                               r"mr|mrs|ms|dr|st|vs|approx|e\.g|i\.e)\s*\.$", re.I)
+
+
+def evidence_runs(item: SourceItem) -> list[list[Evidence]]:
+    """The evidence entries as a reader gets them: consecutive text sentences that the source's splitter cut
+    after an abbreviation ("… under apb no ." + "25 …", "certain u.s ." + "business units …") are one
+    entry again; everything else is one entry each, in the English order."""
+    runs: list[list[Evidence]] = []
+    for e in item.evidence:
+        prev = runs[-1][-1] if runs else None
+        if prev is not None and not prev.is_table and not e.is_table and \
+                e.key == f"text_{int(prev.key[5:]) + 1}" and _ABBREVIATION_END.search(prev.text.strip()):
+            runs[-1].append(e)
+        else:
+            runs.append([e])
+    return runs
+
+
+def join_fragments(parts: list[str]) -> str:
+    """zh-TW fragments of one sentence joined: a space only where a digit or Latin letter meets a word
+    (「APB 第」 + 「25 號意見書…」 → 「APB 第 25 號意見書…」), none between Chinese characters."""
+    out = parts[0].strip() if parts else ""
+    for part in parts[1:]:
+        part = part.strip()
+        gap = " " if re.search(r"[A-Za-z0-9]$", out) or re.match(r"[A-Za-z0-9$]", part) else ""
+        out += gap + part
+    return out
+
+
 def zh_evidence(item: SourceItem, ov: Overlay) -> list[str]:
-    """The evidence in the English order: table rows rendered from the translated table, text evidence
-    from the overlay."""
+    """The evidence in the English order (one entry per `evidence_runs` run): table rows rendered from the
+    translated table, text evidence from the overlay."""
     zh_table = ov.data.get("table") or []
     keep = gold_operands(item)
     out = []
-    for e in item.evidence:
-        out.append(render_table_evidence(zh_table, e.row, keep) if e.is_table else ov.data["evidence"][e.key])
+    for run in evidence_runs(item):
+        e = run[0]
+        out.append(render_table_evidence(zh_table, e.row, keep) if e.is_table
+                   else join_fragments([ov.data["evidence"][x.key] for x in run]))
     return out
 
 
@@ -85,4 +118,5 @@ def source_of(name: str, module: ModuleType, orig_id: str) -> dict[str, str]:
 
 
 def en_evidence(item: SourceItem) -> list[dict[str, str]]:
-    return [{"key": e.key, "text": e.text} for e in item.evidence]
+    """The English evidence aligned with `zh_evidence`: a joined run keeps its first key."""
+    return [{"key": run[0].key, "text": " ".join(e.text.strip() for e in run)} for run in evidence_runs(item)]

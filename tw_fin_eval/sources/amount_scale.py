@@ -93,7 +93,8 @@ _BRACKETED = re.compile(r"\(([^()]*)\)")
 @dataclass(frozen=True)
 class UnitNote:
     """A table's unit as the page states it outside the table: its scale (3/6/9), what it counts
-    ("dollars", "shares" or "" when the page does not say) and whether per-share figures are excepted."""
+    ("dollars" — said by the note, or by the table's "$" amounts when it counts nothing else —, "shares",
+    or "" when the page does not say) and whether per-share figures are excepted."""
 
     text: str  # the English words, e.g. "dollars in millions"
     scale: int
@@ -121,13 +122,27 @@ def unit_note(table: list[list[str]] | None, pre_text: list[str]) -> UnitNote | 
     excepted = re.sub(r"per[\s-]+shares?", " ", (m.group("excepted") or "").lower())
     if re.search(r"\bshares?\b", lead) or (m.group(2) or "").lower() == "shares":
         kind = "shares"
-    elif "$" in lead or "dollar" in lead or (m.group(2) or "").lower() == "dollars":
+    elif "$" in lead or "dollar" in lead or (m.group(2) or "").lower() == "dollars" or _dollar_table(table):
         kind = "dollars"
     else:
         kind = ""
     return UnitNote(" ".join(m.group(0).split()), scales.pop(), kind,
                     bool(re.search(r"per[\s-]+share", m.group("excepted") or "", re.I)),
                     bool(re.search(r"\bshares?\b", excepted)))
+
+
+# table labels that count something other than money (a scale note then covers them too)
+_COUNT_LABEL = re.compile(r"\bshares\b|\bunits\b|\bnumber of\b|\bemployees\b|\bheadcount\b|\bbarrels\b|\bacres\b|"
+                          r"\bsquare feet\b|\bcustomers\b|\bsubscribers\b", re.I)
+
+
+def _dollar_table(table: list[list[str]] | None) -> bool:
+    """Does the page state the currency in the table itself — amounts printed with "$" — and count nothing
+    else (no row or column of shares, units, employees…)? Then "( in thousands )" means thousands of dollars."""
+    if not table:
+        return False
+    labels = list(table[0]) + [row[0] for row in table[1:] if row]
+    return any("$" in c for row in table for c in row) and not any(_COUNT_LABEL.search(c) for c in labels)
 
 
 def _states_unit(table: list[list[str]] | None) -> bool:

@@ -113,6 +113,15 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("dash code as a value (table evidence)",
             _regex(r"(?:為 |(?<=[^\W\d_]) )\(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?(?=[，。（；、]|$)"),
             RENDERED),
+    # issue 30 (a): a header cell's value read as part of a column name — 「最高 17.84 為 9.17」 — the mark of a
+    # header row FinQA merged with the first data row (「標普 500」, 「S&P 500」 are names)
+    Pattern("number inside a column name (table evidence)",
+            _regex(r"(?<![標&])[^\W\d_]\s+\$?\s?-?\d[\d,]*(?:\.\d+)?\s?為\s?[-$\d]"), RENDERED),
+    # issue 30 (b): a time alone as the subject of an amount — 「2018 年為 $ 64」
+    Pattern("time label as the whole subject (table evidence)",
+            _regex(r"(?:^|[；。])\s*(?:19|20)\d\d 年度?(?: \d+ 月(?: \d+ 日)?)?為"), RENDERED),
+    # issue 30 (c): a text evidence entry that stops mid-sentence (「…係依 APB 第」)
+    Pattern("text evidence ending mid-sentence", _regex(r"[^。？！；：」）)…\s]\s*$"), frozenset({EVIDENCE_TEXT})),
     *(Pattern(f"term {t}", _regex(re.escape(t)), ALL) for t in TERMS),
 )
 
@@ -140,11 +149,11 @@ def record_fields(rec: dict) -> Iterator[tuple[str, str]]:
 def header_prefix_dropped(rec: dict) -> int:
     """Rendered table evidence whose table has a top-left header (the English template's prefix, often
     the unit: "( in millions )") that the rendering does not carry."""
-    from tw_fin_eval.evidence_zh import _GENERIC_TIME_LEADS, header_is_data
+    from tw_fin_eval.evidence_zh import _GENERIC_TIME_LEADS, header_is_data, merged_header
 
     table = (rec.get("context") or {}).get("table") or []
-    if not table or not table[0] or header_is_data(table[0]):
-        return 0
+    if not table or not table[0] or header_is_data(table[0]) or merged_header(table):
+        return 0  # no header, or one FinQA merged with the first data row (its corner is that row's label)
     # the corner's words must all be there: 「12 月 31 日（百萬美元）」 → 12 月 31 日, 百萬美元
     # (a lead that only says "periods" — 年度, 日期 — is rightly dropped before a year label)
     skip = {"單位", "金額單位"} | _GENERIC_TIME_LEADS
@@ -249,9 +258,20 @@ def _records(path: Path) -> Iterator[dict]:
             raise InputError(f"not JSON ({exc.msg})", path=path, line=lineno) from None
 
 
+def caption_without_currency(rec: dict) -> int:
+    """Issue 30 (e): a table-unit caption that gives a scale only (「單位：千」) where the table prints its
+    amounts in "$" and counts nothing else — the page states the currency, the caption should too."""
+    from tw_fin_eval.sources.amount_scale import _dollar_table
+
+    caption = str((rec.get("context") or {}).get("table_unit") or "")
+    bare = re.fullmatch(r"單位：(?:千|百萬|十億)(?:，.*)?", caption) is not None
+    return int(bare and _dollar_table((rec.get("original_en") or {}).get("table")))
+
+
 RECORD_COUNTS.update({"N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
                       "N 百萬 (prose, no gold needs it)": millions_not_kept_for_gold,
-                      "header prefix dropped (table evidence)": header_prefix_dropped})
+                      "header prefix dropped (table evidence)": header_prefix_dropped,
+                      "table-unit caption without its currency": caption_without_currency})
 
 
 def count_file(path: Path) -> dict[str, tuple[int, int]]:
