@@ -18,7 +18,10 @@ checkout may not build). For each, two runs files are written and scored with `t
 The runs files are hashed too, so a changed writer shows up as changed input, not as a changed scorer.
 What legitimately varies and is left out of the hashes: results.json's `created` (a timestamp) and `git_commit`
 (HEAD); the keys of its `data_sha256` / `runs_sha256` are reduced to file names (the values — the hashes — are
-kept). results.jsonl and summary.csv are hashed byte for byte. Exit 1 when --compare finds a difference.
+kept). results.jsonl and summary.csv are hashed byte for byte; report.md and report.html too once the folders
+(--out, --data-dir) are replaced by placeholders, the creation timestamp by `<created>` and report.html's git
+commit by `<commit>`. Exit 1 when
+--compare finds a difference.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 import zlib
 from pathlib import Path
@@ -40,6 +44,8 @@ from tw_fin_eval.scoring import engine, samples, scorers, selfcheck
 REFUSALS = ("答案：無法判斷", "資料不足，無法回答這個問題。", "I cannot determine this from the given information.")
 MIXED_KINDS = ("right", "wrong", "refused", "truncated", "error", "not_run")
 VARYING = ("created", "git_commit")
+_TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+_GIT = re.compile(r"git：[^·<]*")  # report.html's meta line: HEAD and whether the checkout is dirty
 
 
 def sha256(data: bytes) -> str:
@@ -88,6 +94,13 @@ def _stable_results_json(path: Path) -> bytes:
     return json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=1).encode("utf-8")
 
 
+def _stable_text(path: Path, folders: dict[str, Path]) -> bytes:
+    text = path.read_text(encoding="utf-8")
+    for name, folder in folders.items():
+        text = text.replace(str(folder.resolve()), f"<{name}>").replace(str(folder), f"<{name}>")
+    return _GIT.sub("git：<commit>", _TIMESTAMP.sub("<created>", text)).encode("utf-8")
+
+
 def snapshot(out: Path, data_dir: Path) -> dict[str, Any]:
     manifest: dict[str, Any] = {"data": {}, "runs": {}}
     for p in sorted(data_dir.rglob("*")):
@@ -116,9 +129,13 @@ def snapshot(out: Path, data_dir: Path) -> dict[str, Any]:
                 "results.jsonl": sha256((rep / "results.jsonl").read_bytes()),
                 "summary.csv": sha256((rep / "summary.csv").read_bytes()),
                 "results.json (stable)": sha256(_stable_results_json(rep / "results.json")),
+                "report.md (stable)": sha256(_stable_text(rep / "report.md", {"out": out, "data": data_dir})),
+                "report.html (stable)": sha256(_stable_text(rep / "report.html", {"out": out, "data": data_dir})),
                 "units": len(lines),
             }
-    manifest["left_out"] = {"results.json": list(VARYING) + ["paths in data_sha256/runs_sha256 keys"]}
+    manifest["left_out"] = {"results.json": list(VARYING) + ["paths in data_sha256/runs_sha256 keys"],
+                            "report.md, report.html": ["the --out and --data-dir folders", "ISO timestamps",
+                                                               "report.html's git commit"]}
     manifest["known_task_types"] = sorted(scorers.SCORERS)
     return manifest
 
