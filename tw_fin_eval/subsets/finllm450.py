@@ -45,5 +45,6 @@ SPEC = SubsetSpec(
     task_types=("mcq", "short_answer", "case_study"),
     features=features,
     in_release=False,
+    pass_rate_breakdowns=(("ability", "category"), ("question type", "task_type")),
     optional=True,
 )

@@ -23,6 +23,7 @@ from typing import Any
 from tw_fin_eval import prompts
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
+from tw_fin_eval.subsets import get_spec
 
 # the source items are passed in keyed by record id (verdicts.apply_verdicts): this module stays out of the
 # sources/subsets import cycle (tests/test_layers.py)
@@ -113,7 +114,7 @@ def apply_additions(subset: str, items_by_id: dict[str, Any], records: list[dict
         ctx["evidence"] = list(ctx["evidence"]) + [a.zh for a in adds]
         rec["original_en"]["evidence"] = list(rec["original_en"]["evidence"]) + [
             {"key": a.key, "text": a.en} for a in adds]
-        if subset == "finqa":
+        if not get_spec(subset).conversational:
             rec["messages"] = prompts.numeric_messages(rec["question"], ctx["table"], ctx["evidence"],
                                                        yes_no=rec["answer_text"] is not None,
                                                        table_unit=ctx.get("table_unit"))

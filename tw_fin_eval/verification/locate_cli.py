@@ -41,7 +41,7 @@ def main(args: argparse.Namespace) -> int:
     for item in iter_selected(items, positions):
         rid = get_spec(args.subset).record_id(item.index)
         ov = overlays.get(item.source_id)
-        if args.subset == "finqa":
+        if not get_spec(args.subset).conversational:
             v = verdicts.get((rid, None))
             lines = finqa_view(item, rid, ov.data["question"] if ov else None,
                                f"{v.status} {v.reason or ''}".strip() if v else None, args.full)

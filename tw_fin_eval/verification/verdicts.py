@@ -97,7 +97,7 @@ def units(subset: str, items: list[SourceItem]) -> dict[tuple[str, int | None], 
     for it in items:
         rid = get_spec(subset).record_id(it.index)
         table = it.table or []
-        if subset == "finqa":
+        if not get_spec(subset).conversational:
             f = it.fields
             u = Unit(subset, rid, None, it.index, f["program"], f["answer_value"], f["answer_text"], table,
                      it.question)
@@ -148,7 +148,7 @@ def parse_verdict(obj: dict[str, Any], path: Path, line: int,
             raise fail("unknown id (verdicts use the record id, e.g. finqa_tw-test-0001 / convfinqa_tw-dev-0001)")
         if turn is None:
             raise fail("this id is a conversation: give the 0-based turn", "turn")
-        if subset_of[rid] == "finqa":
+        if not get_spec(subset_of[rid]).conversational:
             raise fail("FinQA items have no turns: turn must be null", "turn")
         n = sum(1 for u in known.values() if u.record_id == rid)
         raise fail(f"unknown turn {turn} (the conversation has turns 0–{n - 1})", "turn")
@@ -397,7 +397,7 @@ def apply_verdicts(subset: str, items: list[SourceItem], records: list[dict[str,
     verdicts = load_verdicts(subset, items, verification_dir)
     apply_additions(subset, {get_spec(subset).record_id(it.index): it for it in items}, records, verification_dir)  # class 3: needed page sentences, before the fixes
     for rec in records:
-        if subset == "finqa":
+        if not get_spec(subset).conversational:
             _fix_finqa(rec, verdicts.get((rec["id"], None)))
         else:
             for k, turn in enumerate(rec["turns"]):
