@@ -23,13 +23,16 @@ from typing import Any
 from tw_fin_eval import prompts
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
-from tw_fin_eval.subsets import get_spec
+from tw_fin_eval.subsets import SUBSETS, get_spec
 
-# the source items are passed in keyed by record id (verdicts.apply_verdicts): this module stays out of the
-# sources/subsets import cycle (tests/test_layers.py)
+# the source items are passed in keyed by record id (verdicts.apply_verdicts); the registry is read only for
+# which subsets are gold-verified and their record ids
 
 FILE_NAME = "evidence_additions.jsonl"
 FIELDS = {"id", "page", "en", "zh", "reader", "note"}
+
+_VERIFIED = [s for s in SUBSETS.values() if s.gold_verification]  # the subsets whose verdicts these lines extend
+_ID_PREFIXES = tuple(s.id_format.split("-", 1)[0] + "-" for s in _VERIFIED)  # finqa_tw-, convfinqa_tw-
 
 
 @dataclass(frozen=True)
@@ -67,8 +70,8 @@ def load_additions(path: Path, items_by_id: dict[str, Any]) -> dict[str, list[Ad
         def fail(msg: str, field: str | None = None, line: int = line, rid: object = rid) -> InputError:
             return InputError(msg, path=path, line=line, item_id=str(rid) if rid is not None else None, field=field)
 
-        if not isinstance(rid, str) or not rid.startswith(("finqa_tw-", "convfinqa_tw-")):
-            raise fail("id must be a FinQA-TW or ConvFinQA-TW record id")
+        if not isinstance(rid, str) or not rid.startswith(_ID_PREFIXES):
+            raise fail(f"id must be a {' or '.join(s.dataset for s in _VERIFIED)} record id")
         if not rid.startswith(prefix):
             continue  # the other subset's line
         extra, missing = set(obj) - FIELDS, FIELDS - set(obj)

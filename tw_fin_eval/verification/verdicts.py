@@ -291,9 +291,6 @@ def coverage(subset: str, items: list[SourceItem], verdicts: dict[tuple[str, int
                     Counter((v.sweep["class"], v.sweep["changed"]) for v in verdicts.values() if v.sweep))
 
 
-SUBSET_NAMES = {"finqa": "FinQA-TW", "convfinqa": "ConvFinQA-TW"}
-
-
 def audit_sample(verdicts_by_subset: dict[str, dict[tuple[str, int | None], Verdict]], n: int,
                  seed: int) -> list[Verdict]:
     """A seeded random sample of `n` verified units for an independent audit of the sweep: units with a
@@ -325,15 +322,15 @@ def counts_markdown(covs: dict[str, Coverage]) -> str:
     lines = ["| subset | units | read | verified | fixed | unanswerable | second reads | disagreements |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for subset, c in covs.items():
-        lines.append(f"| {SUBSET_NAMES[subset]} | {c.total:,} | {c.done:,} | {c.status['verified']:,} | "
+        lines.append(f"| {get_spec(subset).dataset} | {c.total:,} | {c.done:,} | {c.status['verified']:,} | "
                      f"{c.status['fixed']:,} | {c.status['unanswerable']:,} | {c.second_reads:,} | {c.disagreements:,} |")
-    lines += ["", "| reason | " + " | ".join(f"{SUBSET_NAMES[s]} {st}" for s in covs for st in ("fixed", "unanswerable"))
+    lines += ["", "| reason | " + " | ".join(f"{get_spec(s).dataset} {st}" for s in covs for st in ("fixed", "unanswerable"))
               + " |", "| --- |" + " ---: |" * (2 * len(covs))]
     for reason in REASONS:
         cells = [str(c.reasons[(st, reason)]) for c in covs.values() for st in ("fixed", "unanswerable")]
         lines.append(f"| {reason} | " + " | ".join(cells) + " |")
     if any(c.sweeps for c in covs.values()):
-        lines += ["", "| residual-class sweep | " + " | ".join(f"{SUBSET_NAMES[s]} {what}" for s in covs
+        lines += ["", "| residual-class sweep | " + " | ".join(f"{get_spec(s).dataset} {what}" for s in covs
                                                              for what in ("read", "changed")) + " |",
                   "| --- |" + " ---: |" * (2 * len(covs))]
         for cls in SWEEP_CLASSES:
