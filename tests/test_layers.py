@@ -2,8 +2,7 @@
 under TYPE_CHECKING — read from the source (AST), then (1) no module imports a module of a later layer and
 (2) the import graph has no cycle. Importing `a.b.c` also runs the packages `a.b` and `a`: those edges count.
 
-`KNOWN_UPWARD` / `KNOWN_CYCLES` list what is still wrong while issue 25 is being worked; each entry must still
-be true (a fixed edge left in the list fails), so the lists only shrink."""
+There is no allow-list: any upward edge or cycle fails."""
 
 from __future__ import annotations
 
@@ -35,16 +34,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("reports", ("reports", "twins.gap")),  # twins.gap: the memorisation gap in reports
     ("evaluation commands", ("scoring.cli", "scoring.selfcheck", "integrations", "plan", "__main__")),
 )
-
-# Still to fix. (importer, imported).
-KNOWN_UPWARD: set[tuple[str, str]] = {
-    # the FinLLM450 converter (the convert-finllm450 command) reads its dataset label and file from the spec
-    ("sources.finllm450.converter", "subsets"),
-    ("sources.finllm450.converter", "subsets.finllm450"),
-}
-# Still to fix: each cycle as the sorted tuple of its modules (a strongly connected component).
-KNOWN_CYCLES: set[tuple[str, ...]] = set()
-
 
 def _modules() -> dict[str, Path]:
     mods: dict[str, Path] = {}
@@ -170,19 +159,13 @@ def test_every_module_has_a_layer():
 
 
 def test_no_module_imports_a_later_layer():
-    up = upward_edges(import_graph())
-    new = sorted(up - KNOWN_UPWARD)
-    assert not new, "imports of a later layer (docs/ARCHITECTURE.md's table): " + ", ".join(f"{a} → {b}" for a, b in new)
-    fixed = sorted(KNOWN_UPWARD - up)
-    assert not fixed, f"fixed — remove from KNOWN_UPWARD: {fixed}"
+    up = sorted(upward_edges(import_graph()))
+    assert not up, "imports of a later layer (docs/ARCHITECTURE.md's table): " + ", ".join(f"{a} → {b}" for a, b in up)
 
 
 def test_the_import_graph_has_no_cycle():
-    found = cycles(import_graph())
-    new = sorted(found - KNOWN_CYCLES)
-    assert not new, "import cycles: " + "; ".join(" ↔ ".join(c) for c in new)
-    fixed = sorted(KNOWN_CYCLES - found)
-    assert not fixed, f"fixed — remove from KNOWN_CYCLES: {fixed}"
+    found = sorted(cycles(import_graph()))
+    assert not found, "import cycles: " + "; ".join(" ↔ ".join(c) for c in found)
 
 
 def test_the_answer_layer_and_the_runner_use_the_standard_library_only():
@@ -220,3 +203,10 @@ def test_the_walk_sees_lazy_imports_and_parent_packages(tmp_path, source, expect
     assert graph["tw_fin_eval.schema"] == expected
     assert ("schema", upward) in upward_edges(graph)
     assert ("answers.match", "schema") not in upward_edges(graph)  # a later layer may import an earlier one
+
+
+def test_a_cycle_is_found_and_a_chain_is_not():
+    chain = {"tw_fin_eval.a": {"tw_fin_eval.b"}, "tw_fin_eval.b": {"tw_fin_eval.c"}, "tw_fin_eval.c": set()}
+    assert cycles(chain) == set()
+    looped = {**chain, "tw_fin_eval.c": {"tw_fin_eval.a"}}
+    assert cycles(looped) == {("a", "b", "c")}

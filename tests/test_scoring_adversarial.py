@@ -25,10 +25,26 @@ FinChain-TW items, each verdict written before the scorer was run:
   each unit's program and solution, verdicts by case type). First run: 232 of 238 (97.5%); the six were one class
   fixed since (a bracketed amount with a currency, 「(US$6)」, is an accounting negative). The zero-word lines
   («持平», «不變») that the writer marked wrong but flagged as right for a human were re-adjudicated when the rule
-  began reading them as 0 (each note says so).
+  began reading them as 0 (each note says so);
+- tests/fixtures/adversarial_outputs_7.jsonl: 232 outputs in nine styles focused on uncertainty (issue 26: hedges,
+  ranges, corrections, negations, mixed scripts, Taiwan phrasing), a sixth writer who read only the docs, verdicts
+  (correct / wrong / refused / pending) written before scoring. The writer's records held only some fields (a
+  ConvFinQA turn flattened into the record); they were filled once from the built data records, by id, keeping
+  each case's `label_set`. First run — on the scorer before issue 26 part 2 (2a06954^): 138 of 232 (59.5%; an
+  earlier count said 139). The 94 misses: 44 wrong-accepted (alternatives and ranges however joined, a hedge then
+  another value, a decrease word for a gain in Simplified or Taiwan usage, a stated unit contradicting the gold's,
+  the first clause of a correction, a negated predicate, «可能是符合» read as yes), 45 right-rejected (Simplified and
+  Taiwan decrease and loss words, corrections, the loose markers «答案是»/«答案為»/«最終答案是», a categorical answer
+  that rejects the other label, Simplified «无须»/«需要»), 3 wrong answers left pending (a rejected label) and 5
+  refusals not reported as refused. Part 2 fixed all but 12 (220/232); those were classes fixed since: «或是» read as
+  the copula «是» (wrong-accepted), a hedge, a direction word, then another value «也可能下修 14.5%» (wrong-accepted),
+  a negation whose verb differs from the question's «未超過風險胃納» for «是否超出», «未達列為», «沒有達到»
+  (wrong-accepted / right-rejected), an uncertain conclusion «可能是符合» (wrong-accepted), «比門檻報酬率低 6.31 個
+  百分點» (right-rejected), and refusals — with no answer line, ending in a closing courtesy, or on the answer line —
+  that the harness could not report as `refused`.
 
-Every case must agree with the headline (strict) verdict; a regression in any class shows up as the cases it
-breaks."""
+Every case must agree with the headline (strict) verdict — `refused` is a wrong answer that declines, so a case
+adjudicated `wrong` also agrees with it; a regression in any class shows up as the cases it breaks."""
 
 from __future__ import annotations
 
@@ -39,7 +55,9 @@ from tw_fin_eval.scoring import engine
 
 FIXTURES = [Path(__file__).parent / "fixtures" / name
             for name in ("adversarial_outputs.jsonl", "adversarial_outputs_2.jsonl", "adversarial_outputs_3.jsonl",
-                         "adversarial_outputs_4.jsonl", "adversarial_outputs_5.jsonl", "adversarial_outputs_6.jsonl")]
+                         "adversarial_outputs_4.jsonl", "adversarial_outputs_5.jsonl", "adversarial_outputs_6.jsonl",
+                         "adversarial_outputs_7.jsonl")]
+VERDICTS = {"correct", "wrong", "refused", "pending"}
 
 
 def load_cases(fixture: Path | None = None) -> list[dict]:
@@ -47,7 +65,8 @@ def load_cases(fixture: Path | None = None) -> list[dict]:
 
 
 def score_cases(cases: list[dict]) -> list[tuple[dict, str]]:
-    """(case, verdict) with verdict correct / wrong / pending — each case scored on its own."""
+    """(case, verdict) with verdict correct / wrong / refused / pending — each case scored on its own. `refused`
+    is a wrong answer that declines (the item's `refused` flag: «資料不足，無法判斷», with or without an answer line)."""
     out = []
     for case in cases:
         rec = {k: v for k, v in case["record"].items() if k != "label_set"}
@@ -60,14 +79,22 @@ def score_cases(cases: list[dict]) -> list[tuple[dict, str]]:
         item = next(it for it in result.items if it.id == rec["id"] and it.turn == case["turn"])
         if item.status == "pending":
             verdict = "pending"
+        elif item.correct:
+            verdict = "correct"
         else:
-            verdict = "correct" if item.correct else "wrong"
+            verdict = "refused" if item.refused else "wrong"
         out.append((case, verdict))
     return out
 
 
+def agrees(expected: str, verdict: str) -> bool:
+    """A refusal is a wrong answer: a case adjudicated `wrong` agrees with `refused` (sets 1–6 were adjudicated
+    before `refused` was a verdict of its own); a case adjudicated `refused` needs the scorer to say refused."""
+    return expected == verdict or (expected == "wrong" and verdict == "refused")
+
+
 def agreement(scored: list[tuple[dict, str]]) -> float:
-    return sum(c["expected"] == v for c, v in scored) / len(scored)
+    return sum(agrees(c["expected"], v) for c, v in scored) / len(scored)
 
 
 def test_fixtures_are_broad():
@@ -80,7 +107,23 @@ def test_fixtures_are_broad():
     assert len({c["case"] for c in load_cases()}) == len(load_cases())  # case numbers are unique
 
 
+def test_fixture_records_carry_the_scoring_fields():
+    # a case is scored on its record alone: each record must hold what its scorer reads (a FinChain answer_type
+    # and steps, a ConvFinQA conversation with the case's turn), and the verdict must be one the harness gives
+    for case in load_cases():
+        rec, where = case["record"], f"case {case['case']}"
+        assert case["expected"] in VERDICTS, where
+        assert {"id", "task_type", "question", "answer", "answer_value", "answer_text"} <= rec.keys(), where
+        if rec["dataset"] == "FinChain-TW":
+            assert rec["answer_type"] in {"numeric", "categorical"} and isinstance(rec["steps"], list), where
+        if rec["dataset"] == "ConvFinQA-TW":
+            assert isinstance(case["turn"], int) and 0 <= case["turn"] < len(rec["turns"]), where
+        else:
+            assert case["turn"] is None, where
+
+
 def test_scorer_agrees_with_every_adjudicated_case():
     scored = score_cases(load_cases())
-    wrong = [(c["case"], c["class"], c["response"][-60:], c["expected"], v) for c, v in scored if c["expected"] != v]
+    wrong = [(c["case"], c["class"], c["response"][-60:], c["expected"], v) for c, v in scored
+             if not agrees(c["expected"], v)]
     assert not wrong, f"agreement {agreement(scored):.1%}; disagreements: {wrong}"

@@ -118,6 +118,10 @@ def mcq_messages(question: str, option_format: str, multi: bool) -> list[dict[st
     return [{"role": "system", "content": SYSTEM_MCQ.format(one=one, many=many)}, {"role": "user", "content": user}]
 
 
+# the system prompt of a judged expert question, by its task type (any other: the short-answer one)
+EXPERT_SYSTEMS = {"case_study": SYSTEM_CASE, "short_answer": SYSTEM_SHORT}
+
+
 def expert_messages(question: str, task_type: str) -> list[dict[str, str]]:
-    system = SYSTEM_CASE if task_type == "case_study" else SYSTEM_SHORT
+    system = EXPERT_SYSTEMS.get(task_type, SYSTEM_SHORT)
     return [{"role": "system", "content": system}, {"role": "user", "content": question}]

@@ -28,6 +28,7 @@ from tw_fin_eval.answers.numbers import (
 from tw_fin_eval.answers.script import to_traditional
 from tw_fin_eval.answers.vocabulary import (
     ALTERNATIVE_JOINERS,
+    ALTERNATIVE_LEADS,
     ALTERNATIVE_QUALIFIERS,
     AMOUNT_CURRENCY_MARKS,
     ANSWER_IS_EN,
@@ -35,7 +36,12 @@ from tw_fin_eval.answers.vocabulary import (
     ANSWER_MARKERS,
     CHOICE_JOINERS,
     CHOICE_LEADS,
+    CLOSING_COURTESIES,
+    COMPARATIVE_LEADS,
+    COMPARATIVE_LOWER,
+    CONCLUSION_JOINERS,
     CONDITIONAL_WORDS,
+    COPULA_NOT_AFTER,
     COPULAS,
     CORRECTION_MARKERS,
     DATE_SUFFIXES,
@@ -45,24 +51,31 @@ from tw_fin_eval.answers.vocabulary import (
     DECREASE_WORDS_EN,
     HEDGES,
     HEDGES_AFTER,
+    INCREASE_VERBS,
+    LABEL_REJECTORS,
     LAST_LINE_YES_NO,
     LOOSE_ANSWER_COPULAS,
     LOSS_LINKS,
     LOSS_WORDS,
+    LOWER_THAN,
+    NEGATED_VERB_GAP,
     NEGATOR_ADVERBS,
     NEGATOR_MODALS,
+    NEGATOR_PASSIVES,
     NEGATORS_BEFORE_PREDICATE,
     NO_ALONE_WORDS,
     NO_ANSWER_WORDS,
     NO_CHANGE_WORDS,
     NO_LEADING_WORDS,
     NOT_AN_ANSWER_AFTER,
+    NOT_NEGATIONS,
     NOT_TENTHS_AFTER,
     NUMBER_CORRECTION_MARKERS,
     ORDINAL_PREFIXES,
     PERCENT_WORD_PREFIX,
     REFUSAL_PHRASES,
     STEP_LABELS,
+    UNCERTAIN_HEDGES,
     YEAR_JOINERS,
     YEAR_LEADS,
     YES_ALONE_WORDS,
@@ -207,12 +220,17 @@ _PCT_WORDS = re.compile(r"負?" + PERCENT_WORD_PREFIX + r"((?:負)?[零〇一二
 _NO_CHANGE = re.compile(alternation(NO_CHANGE_WORDS), re.I)
 _TENTHS = re.compile(r"\s?成([一二三四五六七八九])?" + f"(?![{NOT_TENTHS_AFTER}])")
 _COPULA = re.compile(alternation(COPULAS), re.I)
+_JOINED_COPULA = re.compile(f"(?:{alternation(COPULA_NOT_AFTER)})" + r"\s{0,2}$")  # 「或是」, 「可能是」: not a copula
 # Ranges and alternatives between two numbers: 「28,000–30,000」, 「369 或大約 373」, 「介於 X 與 Y 之間」, "12 to 13".
 _QUALIFIER = f"(?:{alternation(ALTERNATIVE_QUALIFIERS)})"
 _ALTERNATIVE = re.compile(r"\s{0,2}" + f"(?:{alternation(ALTERNATIVE_JOINERS)})" + r"\s{0,2}" + _QUALIFIER + r"?\s{0,2}$",
                           re.I)
 _FRACTION = re.compile(r"/")  # 「3/8」, 「93.49/100」: a tight slash between plain numbers; 「0.35 / 0.40」 is two values
-_HEDGED_VALUE = re.compile(f"(?:{alternation(HEDGES)})" + r"\s{0,2}" + _QUALIFIER + r"?\s{0,2}(?=[-+(\d.$NUHT新負])", re.I)
+# a direction may stand between the hedge and its value: 「也可能下修 14.5%」, 「或許成長 6%」, "could also be down 3%"
+_DIRECTION = f"(?:(?:{alternation(DECREASE_WORDS + INCREASE_VERBS + DECREASE_WORDS_EN)})" + r"\s{0,2}" \
+    + f"(?:{alternation(DECREASE_LINKS)})?" + r"\s{0,2})?"
+_HEDGED_VALUE = re.compile(f"(?:{alternation(HEDGES)})" + r"\s{0,2}" + _QUALIFIER + r"?\s{0,2}" + _DIRECTION + _QUALIFIER
+                           + r"?\s{0,2}(?=[-+(\d.$NUHT新負])", re.I)
 _HEDGE_AFTER = re.compile(r"\s{0,2}" + f"(?:{alternation(HEDGES_AFTER)})", re.I)
 _CONDITIONAL = re.compile(alternation(CONDITIONAL_WORDS), re.I)
 _CORRECTION = re.compile(alternation(CORRECTION_MARKERS), re.I)
@@ -225,13 +243,16 @@ _NEGATIVE_WORD = re.compile(f"(?:(?:{alternation(DECREASE_WORDS + DECREASE_WORDS
                             + f"(?:{alternation(LOSS_WORDS)})" + r"(?:\s{0,2}" + f"(?:{alternation(LOSS_LINKS)})"
                             + r"){0,3})" + _CURRENCY, re.I)
 _NEGATIVE_AFTER = re.compile(r"\s{0,2}" + f"(?:{alternation(DECREASE_AFTER)})", re.I)
+# 「比門檻報酬率低 6.31 個百分點」, 「較去年少了 320 萬元」, 「低於門檻 6.31 個百分點」: the amount is how much lower
+_LOWER_BY = re.compile(f"(?:(?:{alternation(COMPARATIVE_LEADS)})" + r"[^\d，,。；;:：]{1,16}?" + f"(?:{alternation(COMPARATIVE_LOWER)})"
+                       + r"|(?:" + alternation(LOWER_THAN) + r")[^\d\s，,。；;:：]{1,16})(?:了)?\s{0,2}(?:約|约)?" + _CURRENCY)
 
 
 def ends_with_decrease_word(text: str) -> bool:
     """Whether `text` (what stands right before a positive amount) ends with a word that makes it negative:
     「減少 」, 「衰退約 」, 「亏损达 」, "a decrease of $" — the one rule for final answers and step values
     (「下降至 」, 「降為 」 state a level, not a change)."""
-    return bool(_NEGATIVE_WORD.search(text))
+    return bool(_NEGATIVE_WORD.search(text) or _LOWER_BY.search(text))
 
 
 def decrease_follows(text: str, pos: int) -> bool:
@@ -369,6 +390,8 @@ def _read_clause(clause: str) -> LineReading | None:
     # followed by a number
     pick = values[0]
     for m in _COPULA.finditer(clause):
+        if _JOINED_COPULA.search(clause, 0, m.start()):  # 「52.57% 或是 53%」: 是 joins, it does not state
+            continue
         later = [n for n in values if n.start >= m.end()]
         if later:
             pick = later[0]
@@ -449,9 +472,20 @@ def is_refusal(text: str | None) -> bool:
     return bool(text) and bool(_REFUSAL.search(to_traditional(normalize(text))))
 
 
-def refuses_at_end(text: str) -> bool:
-    """A reply without an answer line whose last line declines («資料不足，無法判斷»)."""
+_COURTESY = re.compile(r"^[\s*>#-]*(?:" + alternation(CLOSING_COURTESIES) + ")", re.I)
+
+
+def content_lines(text: str) -> list[str]:
+    """The non-empty lines of a reply without its closing courtesies («希望這個回答對您有幫助！», "Hope this helps")."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
+    while lines and _COURTESY.match(to_traditional(lines[-1])) and not re.search(r"\d", lines[-1]):
+        lines.pop()
+    return lines
+
+
+def refuses_at_end(text: str) -> bool:
+    """A reply without an answer line whose last line declines («資料不足，無法判斷»), closing courtesies aside."""
+    lines = content_lines(text)
     return bool(lines) and is_refusal(lines[-1])
 
 
@@ -469,29 +503,105 @@ _YES_NO_ANY = re.compile(r"(?<![a-z])(yes|no)(?![a-z])|" + f"({alternation(LAST_
 def classify_yes_no(text: str | None, question: str | None = None) -> str | None:
     """'yes' / 'no' for an answer (「否」, 「不是」, 「是的」, "Yes.", or — given the question — a phrase that
     states or negates what the question asks: 「須申報」/「無需申報」 for 「是否須申報」, 「符合」 for
-    「是否符合」), else None. A refusal (「無法判斷」, "cannot determine") is never yes or no."""
+    「是否符合」), else None. A refusal (「無法判斷」, "cannot determine"), an uncertain answer (「可能是符合」,
+    「不一定超過」, `is_uncertain`) and an answer with an alternative that reads the other way (「是或否」, 「符合，但也
+    可能不符合」, `alternative_parts`) are never yes or no."""
     if text is None:
         return None
     t = to_traditional(clean_latex(normalize(text))).strip().lstrip("*「『\"'(（[ ").strip()
     if is_refusal(t):
         return None
     t = _HEDGE.sub("", corrected(t))  # 「應該是」, 「我認為否」: a hedged answer is still the answer
+    if is_uncertain(t):
+        return None
+    got, kind = _yes_no_reading(t, question)
+    if got is None:
+        return None
+    for part, led in alternative_parts(t):
+        other, other_kind = _yes_no_reading(part, question)
+        # a joined part counts when it restates the same words the other way (「符合或不符合」, 「是/否」); a part a
+        # hedge introduces counts however it is phrased (「是，但也可能不符合」)
+        if other is not None and other != got and (led or other_kind == kind):
+            return None
+    return got
+
+
+def _yes_no_reading(t: str, question: str | None) -> tuple[str | None, str]:
+    """(yes/no/None, how it was read: "word", "lead", or the question's words the answer restates)."""
+    t = t.strip().lstrip("*「『\"'(（[ ").strip()
     if _NO.match(t):
-        return "no"
+        return "no", "word"
     if _YES.match(t):
-        return "yes"
-    by_predicate = yes_no_by_predicate(t, question) if question else None
-    if by_predicate:
-        return by_predicate
+        return "yes", "word"
+    if question:
+        got, run = _predicate_reading(t, question)
+        if got == UNCERTAIN:
+            return None, run
+        if got is not None:
+            return got, run
     if _NO_START.match(t):  # 「沒有超過」 with no predicate to read it against
-        return "no"
-    return "yes" if _YES_START.match(t) else None
+        return "no", "lead"
+    return ("yes", "lead") if _YES_START.match(t) else (None, "")
+
+
+# ---- negation, uncertainty and alternatives: one rule for yes/no answers and categorical labels ---------------
+NEGATED, UNCERTAIN = "negated", "uncertain"
+_GAP = "[\u4e00-\u9fff]{0," + str(NEGATED_VERB_GAP) + "}"
+_MODAL = f"(?:{alternation(NEGATOR_MODALS)})?"
+# a negator, an optional modal, adverb and passive, then at most a short verb right before the words read:
+# 「並未實際超過」, 「不應申報」, 「未超過風險胃納」, 「沒有被列為」
+_NEGATED_BEFORE = re.compile(f"(?:{alternation(NEGATORS_BEFORE_PREDICATE)}){_MODAL}(?:{alternation(NEGATOR_ADVERBS)})?"
+                             f"(?:{alternation(NEGATOR_PASSIVES)})?{_GAP}" + r"\s*$")
+_UNCERTAIN_BEFORE = re.compile(f"(?:{alternation(UNCERTAIN_HEDGES)}){_MODAL}{_GAP}" + r"\s*$", re.I)
+_UNCERTAIN_START = re.compile(f"^\\W*(?:{alternation(UNCERTAIN_HEDGES)})", re.I)
+_NOT_NEGATION = re.compile(alternation(NOT_NEGATIONS))
+_BLANK = "□"  # stands for a word skipped before a negation is looked for (not a CJK ideograph: ends a verb gap)
+
+
+def stance_before(text: str, pos: int) -> str | None:
+    """NEGATED when a negation stands right before position `pos` of `text` (Traditional script) — a negator, an
+    optional modal / adverb / passive and at most a short verb («未超過», «不須», «並未實際», «沒有被列為», «未達») —
+    UNCERTAIN when a hedge does («可能», «也許會», «不一定», «未必»), else None. Words that start with a negator but do
+    not negate (`vocabulary.NOT_NEGATIONS`: 不僅, 未來, 非常, 不動產 …) are skipped."""
+    window = _NOT_NEGATION.sub(lambda m: _BLANK * len(m.group(0)), text[max(0, pos - 14):pos])[-10:]
+    if _UNCERTAIN_BEFORE.search(window):
+        return UNCERTAIN
+    return NEGATED if _NEGATED_BEFORE.search(window) else None
+
+
+def is_uncertain(text: str) -> bool:
+    """The answer starts with a hedge of uncertainty: 「可能是符合」, 「也許」, 「大概是高風險」, 「不一定」, "maybe"."""
+    return bool(_UNCERTAIN_START.match(to_traditional(text)))
+
+
+_CLAUSE_BREAK = re.compile(r"[，,。；;]")
+_ALT_LEAD = re.compile(r"^[\s*「『]*(?:" + alternation(ALTERNATIVE_LEADS) + r")[\s:：]*", re.I)
+_CONCLUSION_JOINER = re.compile(alternation(CONCLUSION_JOINERS), re.I)
+_ASIDE = re.compile(r"[（(]([^（）()]*)[)）]")
+
+
+def alternative_parts(text: str) -> list[tuple[str, bool]]:
+    """The alternatives a conclusion states besides its first reading, each with whether a hedge introduces it:
+    the parts of the first clause after a joiner («是或否», «符合或不符合», «是/否»: False), and a later clause or
+    a bracketed aside that a hedge or a joiner starts («符合，但也可能不符合», «是（或許否）», «積極型，或是穩健型»: True)."""
+    asides = _ASIDE.findall(text)
+    clauses = [c for c in _CLAUSE_BREAK.split(_ASIDE.sub("，", text)) if c.strip()]
+    out: list[tuple[str, bool]] = []
+    if clauses:
+        out += [(part, False) for part in _CONCLUSION_JOINER.split(clauses[0])[1:] if part.strip()]
+    for clause in clauses[1:] + asides:
+        lead = _ALT_LEAD.match(clause)
+        if lead and clause[lead.end():].strip():
+            out.append((clause[lead.end():], True))
+    return out
+
+
+def alternative_aside(text: str) -> bool:
+    """Whether a bracketed aside of `text` states an alternative («是（或許否）», «積極型（也可能是穩健型）»)."""
+    return any(_ALT_LEAD.match(to_traditional(aside)) for aside in _ASIDE.findall(normalize(text)))
 
 
 _WHETHER = re.compile(r"是否(?:為|是)?\s*([^，,。；;？?！!（(「」『』\s]{1,20})")
-# a negator, an optional modal and an optional adverb right before the predicate: 「並未實際超過」, 「不應申報」
-_NEGATION_BEFORE = re.compile(f"(?:{alternation(NEGATORS_BEFORE_PREDICATE)})(?:{alternation(NEGATOR_MODALS)})?"
-                              f"(?:{alternation(NEGATOR_ADVERBS)})?" + r"\s*$")
 
 
 def _norm_predicate(text: str) -> str:
@@ -501,25 +611,95 @@ def _norm_predicate(text: str) -> str:
 
 def yes_no_by_predicate(answer: str, question: str) -> str | None:
     """Read 「須隨同傳送…」 / 「不列為疑似分散交易」 against the predicate of 「是否 P」 in the question: the
-    longest common run (≥ 2 characters) of P in the answer, negated when a negator stands right before it."""
+    longest common run (≥ 2 characters) of P in the answer, negated when a negation stands right before it
+    (`stance_before`); None when a hedge does («可能超過»)."""
+    got = _predicate_reading(answer, question)[0]
+    return None if got == UNCERTAIN else got
+
+
+def _predicate_reading(answer: str, question: str) -> tuple[str | None, str]:
+    """(yes / no / UNCERTAIN / None, the run of the question's predicate the answer restates)."""
     m = _WHETHER.search(normalize(question))
     if not m:
-        return None
+        return None, ""
     pred = _norm_predicate(m.group(1))
     ans = _norm_predicate(answer)
-    best = (0, -1)  # (length, position in the answer)
+    best = (0, -1, "")  # (length, position in the answer, run)
     for i in range(len(pred)):
         for j in range(len(pred), i + max(1, best[0]), -1):
             pos = ans.find(pred[i:j])
             if pos >= 0:
                 if j - i > best[0]:
-                    best = (j - i, pos)
+                    best = (j - i, pos, pred[i:j])
                 break
-    length, pos = best
+    length, pos, run = best
     if length < min(2, len(pred)):
+        return None, ""
+    # a negation before the predicate's verb (「未超過」, 「負債比率沒有超過」, 「並未實際超過」, 「未超過風險胃納」) flips it
+    stance = stance_before(ans, pos)
+    return (UNCERTAIN if stance == UNCERTAIN else "no" if stance == NEGATED else "yes"), run
+
+
+# ---- categorical labels ----------------------------------------------------------------------------------
+_LABEL_STRIP = re.compile(r"[\s「」『』\"'“”．.（）()*`]")
+_LABEL_BREAK = re.compile(r"[。，,：:；;！!]+")
+_LABEL_BREAK_MARK = "|"  # a clause break in a label text: never part of a label, ends a negation's reach
+_REJECTOR = re.compile(f"(?:{alternation(LABEL_REJECTORS)})$")
+
+
+def norm_label(text: str | None) -> str:
+    """A label or a conclusion in the form labels are compared in: Traditional script, lower case, no spaces,
+    quotes, brackets or punctuation («「中風險」。» → 「中風險」)."""
+    return to_traditional(_LABEL_BREAK.sub("", _LABEL_STRIP.sub("", text or ""))).lower()
+
+
+def _label_text(text: str) -> str:
+    """`norm_label` that keeps each clause break as one mark (so a negation does not reach across it)."""
+    return to_traditional(_LABEL_BREAK.sub(_LABEL_BREAK_MARK, _LABEL_STRIP.sub("", text))).lower()
+
+
+def read_label(conclusion: str | None, labels: dict[str, str | None]) -> str | None:
+    """The one label a categorical conclusion names, or None when it names none, or several (alternatives:
+    «穩健型或積極型», «積極型，也可能是穩健型»), or is uncertain («可能是穩健型», «大概是高風險»). `labels` maps each
+    label (`norm_label` form) to the label it negates when it is a negated form («非乙方案» → 「乙方案」), else None.
+    A label after a negation (`stance_before`: «不選乙方案», «而非乙方案», «沒有被列為高風險») or a rejector
+    («甲方案優於乙方案», «排除乙方案») is rejected, not named; «中高風險» (a label glued to another's first
+    character) cannot be read. The same negation, uncertainty and alternatives rules as yes/no answers."""
+    if not conclusion or is_uncertain(corrected(to_traditional(normalize(conclusion)))):
         return None
-    # a negator before the predicate's verb (「未超過」, 「負債比率沒有超過」, 「並未實際超過」) flips it
-    return "no" if _NEGATION_BEFORE.search(ans[max(0, pos - 6):pos]) else "yes"
+    text = _label_text(normalize(conclusion))
+    initials = {lab[0] for lab in labels if lab}
+    named: set[str] = set()
+    rejected: set[str] = set()
+    negated_forms: set[str] = set()
+    taken = [False] * len(text)
+    for lab in sorted(labels, key=len, reverse=True):
+        start = text.find(lab)
+        while lab and start >= 0:
+            span = range(start, start + len(lab))
+            if not any(taken[i] for i in span):
+                for i in span:
+                    taken[i] = True
+                # 「中高風險」: glued to another label's first character — the label cannot be read
+                if start > 0 and not taken[start - 1] and text[start - 1] in initials:
+                    return None
+                stance = stance_before(text, start)
+                if labels[lab] is not None:  # 「非乙方案」: a negated form rejects its label
+                    negated_forms.add(lab)
+                    rejected.add(labels[lab])
+                elif stance == UNCERTAIN:  # 「甲方案，乙方案也許更好」 is not a conclusion for 乙方案 — nor for 甲方案
+                    return None
+                elif stance == NEGATED or _REJECTOR.search(text, 0, start):
+                    rejected.add(lab)
+                else:
+                    named.add(lab)
+            start = text.find(lab, start + 1)
+    named -= rejected
+    if not named and len(negated_forms) == 1:  # 「無須申報」 alone: a label of its own
+        named = negated_forms
+    # exactly one label named and not rejected («選擇甲方案，不選乙方案», «甲方案，而非乙方案» are 甲方案); a
+    # conclusion that only rejects labels («不屬於高風險») or names two cannot decide
+    return named.pop() if len(named) == 1 else None
 
 
 def extract_yes_no(output: str | None, question: str | None = None) -> tuple[str, str | None]:
@@ -538,7 +718,7 @@ def extract_yes_no(output: str | None, question: str | None = None) -> tuple[str
     boxed = last_boxed(text)
     if boxed is not None and classify_yes_no(boxed):
         return BOXED, classify_yes_no(boxed)
-    lines = [ln for ln in text.splitlines() if ln.strip()]
+    lines = content_lines(text)
     if lines and not is_refusal(lines[-1]):
         found = list(_YES_NO_ANY.finditer(lines[-1]))
         if found:
@@ -616,7 +796,7 @@ def extract_choice(output: str | None) -> tuple[str, list[str]]:
 # ---- free-text conclusions --------------------------------------------------------------------------------
 def extract_conclusion(output: str | None) -> tuple[str, str | None]:
     """(mode, text) of a categorical conclusion: the strict segment's first line, else \\boxed{}, else the
-    last non-empty line."""
+    last non-empty line (closing courtesies aside) — mode ``refusal`` when that line declines."""
     text = strip_think(output)
     seg = answer_segment(text)
     if seg is not None and seg.strip():
@@ -624,7 +804,9 @@ def extract_conclusion(output: str | None) -> tuple[str, str | None]:
     boxed = last_boxed(text)
     if boxed is not None and boxed.strip():
         return BOXED, clean_latex(boxed).strip()
-    lines = [ln for ln in text.splitlines() if ln.strip()]
+    lines = content_lines(text)
+    if lines and is_refusal(lines[-1]):  # no answer line, and the reply ends by declining
+        return REFUSAL, clean_latex(lines[-1]).strip()
     if lines:
         return LAST_LINE, clean_latex(lines[-1]).strip()
     return NONE, None

@@ -65,6 +65,7 @@ from tw_fin_eval.answers.vocabulary import (
     NON_PERCENT_RATE_BEFORE,
     NOT_PERCENT_GOLD_MARKS,
     PERCENT_CUES,
+    POINT_UNITS,
     QUESTION_CONVERT_WORDS,
     QUESTION_COUNT_UNITS,
     QUESTION_SCALE_CURRENCIES,
@@ -269,7 +270,7 @@ def _number_matches(num: Num, gold_value: float, percent_question: bool, bps_que
             return None
         return PATH_BARE
     # 「減少 16.58 個百分點」 for a gold counted in percentage points (displayed −16.58, not as a percent)
-    if "百分點" in num.text and tol.close(num.bare, gold_value):
+    if any(u in num.text for u in POINT_UNITS) and tol.close(num.bare, gold_value):
         return PATH_POINTS
     return None
 

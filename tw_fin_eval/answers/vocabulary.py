@@ -46,10 +46,12 @@ QUESTION_SCALE_CURRENCIES = ("新台幣", "新臺幣", "美元", "美金")  # �
 QUESTION_SCALE_UNITS = ("美元", "元", "美金", "股", "平方英尺")  # 「（百萬美元）」, 「以千股計」
 QUESTION_COUNT_UNITS = ("美元", "元", "美金", "股", "桶", "平方英尺", "單位")  # 「減少了多少百萬股」
 QUESTION_CONVERT_WORDS = ("換算成", "換算為", "折合")  # 「換算成十億美元是多少」
-PERCENT_UNITS = frozenset({"%", "個百分點", "百分點"})
-BPS_UNITS = frozenset({"bps", "bp", "個基點", "基點"})
+# Percentage points and basis points, in both scripts (「6.31 个百分点」, 「25 个基点」).
+POINT_UNITS = ("個百分點", "百分點", "个百分点", "百分点")
+PERCENT_UNITS = frozenset({"%", *POINT_UNITS})
+BPS_UNITS = frozenset({"bps", "bp", "個基點", "基點", "个基点", "基点"})
 # Every unit word a number may carry, in match order (longer first: 「個百分點」 before 「百分點」, 「十億」 before 「億」).
-NUMBER_UNITS = ("%", "個百分點", "百分點", "bps", "bp", "個基點", "基點", "兆", "十億", "千萬", "百萬", "億", "萬", "千",
+NUMBER_UNITS = ("%", *POINT_UNITS, "bps", "bp", "個基點", "基點", "个基点", "基点", "兆", "十億", "千萬", "百萬", "億", "萬", "千",
                 "trillion", "billion", "million", "thousand", "bn", "mn", "mm", "k", "m", "b")
 CURRENCY_BEFORE = (r"NT\s?\$", r"US\s?\$", r"HK\s?\$", r"\$", "NTD", "USD", "TWD", "新台幣", "新臺幣", "台幣", "臺幣", "美金")
 CURRENCY_AFTER = ("新台幣元", "新臺幣元", "美元", "港元", "台幣", "臺幣", "元", "NTD", "USD", "TWD", "dollars?")
@@ -97,9 +99,34 @@ NEGATORS_BEFORE_PREDICATE = ("尚未", "並未", "從未", "未曾", "未能", "
                              "無", "毋", "非", "免")
 NEGATOR_MODALS = ("須", "需", "需要", "必須", "必", "得", "用", "要", "會", "能", "曾", "有", "應該", "應當", "應", "宜", "可",
                   "予以", "予")
-NEGATOR_ADVERBS = ("實際", "真正", "明顯", "再", "完全", "立即", "一定", "任何")
-# A categorical label right after one of these is rejected, not named: 「不選乙方案」, 「而非乙方案」, 「甲方案優於乙方案」.
-LABEL_REJECTORS = ("不", "非", "未", "無", "沒", "否", "優於", "勝過", "勝於", "好於")
+NEGATOR_ADVERBS = ("實際", "真正", "明顯", "再", "完全", "立即", "任何")
+NEGATOR_PASSIVES = ("被", "遭")  # 「沒有被列為高風險」
+# The predicate the question names may be stated with another verb (「是否超出」 — 「未超過風險胃納」, 「是否達成」 —
+# 「沒有達到減碳目標」, 「是否列為」 — 「未達列為…的條件」): up to this many characters of a verb may stand between the
+# negator (with its modal, adverb, passive) and the question's words.
+NEGATED_VERB_GAP = 2
+# Words that begin with a negator but do not negate what follows: not only, whatever, very, future, constantly,
+# undoubtedly, all without exception — and financial terms that start with a negator's character (不動產, 不良放款,
+# 無形資產, 非流動負債, 未實現損益 …). They are skipped before a negation is looked for.
+NOT_NEGATIONS = ("不僅", "不只", "不但", "不光", "非但", "無論", "不論", "不管", "非常", "未來", "不斷", "無疑", "無不", "莫不",
+                 "不動產", "不良", "無形", "無擔保", "無息", "非流動", "非營業", "非控制", "非金融", "未實現", "未分配", "未攤銷",
+                 "未到期", "未償還", "未使用")
+# Uncertainty: a yes/no or a label stated after one of these is not a conclusion (「可能是符合」, 「也許超過」, 「不一定超過」,
+# 「未必符合」, "maybe yes") — it is undecided, like a refusal never a yes or a no. (Read in Traditional script; 「不可能」,
+# 「沒有可能」 are negations, not hedges.)
+UNCERTAIN_HEDGES = ("(?<![不沒無])(?<!沒有)可能", "也許", "或許", "大概", "說不定", "似乎", "恐怕", "未必", "不一定", "不見得", "或將",
+                    r"\bmaybe\b", r"\bperhaps\b", r"\bpossibly\b", r"\bprobably\b", r"\bmight\b")
+# An alternative to a conclusion: a later clause or a bracketed aside that starts with one of these (「符合，但也可能不
+# 符合」, 「是（或許否）」, 「積極型，或是穩健型」, "yes, or possibly no"), or a joiner inside the first clause (「是或否」, 「符合
+# 或不符合」, 「是/否」). An alternative that reads the other way leaves the conclusion undecided. (Traditional script.)
+ALTERNATIVE_LEADS = (r"(?:但|不過|然而)?(?:也|亦|又)?(?:有)?可能(?:會|是|為)?", "(?:但|不過)?(?:或許|也許|說不定)(?:是|為)?",
+                     "或(?:是|者)?(?![許])", "還是", "抑或(?:是)?", "(?:否則|不然)(?:為|是)?", "(?:但)?不排除(?:是|為)?",
+                     r"(?:but\s+)?(?:it\s+)?(?:could|might|may)\s+(?:also\s+)?be", r"or\b(?:\s+(?:possibly|maybe|perhaps))?",
+                     "perhaps", "maybe", "possibly", "otherwise")
+CONCLUSION_JOINERS = ("或是", "或者", "抑或", "還是", "或(?![許])", "/", "／", r"\bor\b")
+# A categorical label right after one of these is rejected, not named: 「甲方案優於乙方案」, 「排除乙方案」 (a negation —
+# 「不選乙方案」, 「而非乙方案」, 「沒有被列為高風險」 — is read by the one negation rule above).
+LABEL_REJECTORS = ("優於", "勝過", "勝於", "好於", "否決", "排除")
 NEGATOR_WORDS = ("不", "非", "未", "無須", "無需", "毋須", "不須", "不需")  # a label negated by a word before it
 
 # ---- direction: decrease words and no-change words ----------------------------------------------------------
@@ -109,6 +136,15 @@ NEGATOR_WORDS = ("不", "非", "未", "無須", "無需", "毋須", "不須", "�
 DECREASE_VERBS = ("減少", "减少", "下降", "下滑", "下跌", "下挫", "滑落", "走低", "走弱", "衰退", "衰減", "衰减", "縮水", "缩水",
                   "縮減", "缩减", "縮小", "缩小", "萎縮", "萎缩", "降低", "調降", "调降", "下調", "下调", "下修", "短少", "流失",
                   "負成長", "负成长", "負增長", "负增长", "年減", "年减", "月減", "月减", "季減", "季减")
+# Verbs that state an increase — a hedge may introduce a second value with its direction («大約下修 14.20%，也可能
+# 下修 14.5%», «也可能成長 6%»). Both scripts.
+INCREASE_VERBS = ("增加", "增長", "增长", "成長", "成长", "上升", "上漲", "上涨", "上揚", "上扬", "攀升", "上修", "調升", "调升",
+                  "調高", "调高", "提高", "提升", "年增", "月增", "季增", "增", "升", "漲", "涨")
+# A comparison that states the amount below: 「比門檻報酬率低 6.31 個百分點」, 「較去年少 320 萬元」, 「低於門檻 6.31 個百分點」
+# (a lead, then what is compared, then the lower word). 「低於 5%」 with nothing in between is a bound, not a change.
+COMPARATIVE_LEADS = ("(?<!比)較", "(?<!比)较", "比(?![較较])", "相較於", "相较于", "相比於", "相比于")
+COMPARATIVE_LOWER = ("低", "少")
+LOWER_THAN = ("低於", "低于", "少於", "少于")
 # Losses: 「虧損 320」, 「亏损 320」, 「淨流出 1,200」 (a noun: 「虧損為 320」 states the loss).
 LOSS_WORDS = ("虧損", "亏损", "淨損", "净损", "損失", "损失", "淨流出", "净流出", "流出", "短缺", "赤字")
 # Words before a positive amount that give it a negative sign — in a final answer (「減少 2」, 「虧損 NT$5」,
@@ -133,6 +169,12 @@ DECREASE_ASK_EN = ("decrease", "decline", "drop", "reduction")
 NO_CHANGE_WORDS = ("持平", "不變", "沒有變(?:化|動)", "無變(?:化|動)", "沒有增減", r"^\W*(?:零|0)\W*$",  # a lone zero
                    r"\bunchanged\b", r"\bno change\b")
 
+# A closing courtesy after the answer («希望這個回答對您有幫助！», "Hope this helps") is not the reply's last word: a
+# reply that refuses and then thanks the reader still ends by refusing.
+CLOSING_COURTESIES = ("希望(?:以上|這|这|此)?(?:個|个|份|些)?(?:回答|回覆|回复|說明|说明|解答|分析|內容|内容)?(?:對|对|能|可以)",
+                      "如(?:果|有)?(?:還|还|仍)?有(?:其他|任何)?(?:問題|问题|疑問|疑问)", "歡迎(?:再|繼續|继续)?(?:問|问|提問|提问|詢問|询问)",
+                      "以上(?:說明|说明|分析|內容|内容)?(?:僅)?供(?:您)?(?:參考|参考)", "謝謝|谢谢|感謝|感谢", "祝(?:您|你)",
+                      r"hope (?:this|that|it) helps", r"let me know", r"feel free", r"thanks?\b")
 # ---- refusals ----------------------------------------------------------------------------------------------
 REFUSAL_PHRASES = (
     "無法(?:(?:從|由)[^，。；\n]{1,12}?)?(?:判斷|確定|得知|計算|回答|判定|比較|得出|取得|確認)", "不確定", "不清楚", "不知道", "資料不足", "資訊不足", "數據不足",
@@ -151,8 +193,10 @@ COPULAS = ("=", "＝", "≈", "約等於", "等於", "約為", "為", "是", "�
 # Between two numbers these make a range or alternatives (「28,000–30,000」, 「369 或 373」, "12 to 13").
 # Between two numbers these make a range or alternatives: 「28,000–30,000」, 「369 或 373」, 「3.2 億至約 3.4 億」, 「介於 X
 # 與 Y 之間」, 「0.35 / 0.40」, "12 to 13", "0.35 vs 0.40" — a qualifier may follow (「或大約」).
-ALTERNATIVE_JOINERS = ("-", "~", "～", "〜", "–", "—", "至", "到", "或是", "或者", "抑或", "或", "還是", "还是", "、", "與", "与",
+ALTERNATIVE_JOINERS = ("-", "~", "～", "〜", "–", "—", "至", "到", "或者是", "抑或是", "或是", "或者", "抑或", "或", "還是", "还是", "、", "與", "与",
                        "和", "及", "/", "／", r"\bto\b", r"\bor\b", r"\band\b", r"\bvs\b\.?", r"\bversus\b")
+# 「或是」, 「還是」, 「可能是」: the 是/為 of a joiner or a hedge is not the copula of 「X 為 value」 («52.57% 或是 53%»).
+COPULA_NOT_AFTER = ("或者", "或", "還", "还", "抑或", "可能", "或許", "或许", "也許", "也许", "不排除", "否則", "否则", "不然")
 ALTERNATIVE_QUALIFIERS = ("大約", "大约", "大概", "接近", "將近", "将近", "約", "约", "近", "approximately", "about", "around",
                           "roughly", "~")
 # A hedge that introduces a second value anywhere on the line: 「大約 40%，但也可能是 45%」, 「40%（或許是 45%）」,

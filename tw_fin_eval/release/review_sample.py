@@ -112,7 +112,7 @@ def _gold(rec: dict[str, Any]) -> str:
 
     if rec.get("turns"):
         return _lines([one(t) for t in rec["turns"]], numbered=True)
-    if rec.get("task_type") == "open_rubric_agent":
+    if rec.get("task_type") in subsets.reference_text_task_types():
         return "（見參考答案 see reference answer）"
     return one(rec)
 

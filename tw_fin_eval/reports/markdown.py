@@ -13,6 +13,7 @@ from tw_fin_eval.reports import results_doc
 from tw_fin_eval.reports.summary import _KNOWN, _fmt, md_table, summarize
 from tw_fin_eval.scoring import scorers
 from tw_fin_eval.scoring.engine import Outcome
+from tw_fin_eval.subsets import SUBSETS
 from tw_fin_eval.twins import gap as twin_gap
 
 
@@ -112,7 +113,7 @@ def report_markdown(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs:
     if doc is not None:
         parts += uncertainty_section(doc) + twin_gap.markdown(doc) + run_section(doc)
     parts += _summary_tables(rows)
-    parts += _finllm450_section(items) + _outcomes_section(items) + _modes_section(items)
+    parts += _pass_rate_sections(items) + _outcomes_section(items) + _modes_section(items)
     parts += _agreement_section(outcome) + _problems_section(outcome)
     return "\n".join(parts) + "\n"
 
@@ -169,12 +170,15 @@ def _summary_tables(rows: Sequence[dict[str, Any]]) -> list[str]:
     return parts
 
 
-def _finllm450_section(items: Sequence[scorers.ItemResult]) -> list[str]:
+def _pass_rate_sections(items: Sequence[scorers.ItemResult]) -> list[str]:
+    """The subsets declaring `pass_rate_breakdowns` (FinLLM450): pass rate and mean score per group."""
     parts: list[str] = []
-    fin = [it for it in items if it.dataset == "FinLLM450"]
-    if fin:
-        parts += ["## FinLLM450: pass rate and mean score", ""]
-        for label, key in (("ability", "category"), ("question type", "task_type")):
+    for spec in SUBSETS.values():
+        fin = [it for it in items if it.dataset == spec.dataset] if spec.pass_rate_breakdowns else []
+        if not fin:
+            continue
+        parts += [f"## {spec.dataset}: pass rate and mean score", ""]
+        for label, key in spec.pass_rate_breakdowns:
             groups: dict[str, list[scorers.ItemResult]] = defaultdict(list)
             for it in fin:
                 groups[str(getattr(it, key))].append(it)

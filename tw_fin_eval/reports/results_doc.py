@@ -28,7 +28,7 @@ from tw_fin_eval.reports import stats
 from tw_fin_eval.reports.summary import headline_units
 from tw_fin_eval.scoring import scorers
 from tw_fin_eval.scoring.engine import UNMATCHED_WARN_SHARE, Outcome
-from tw_fin_eval.subsets import group_sort_key
+from tw_fin_eval.subsets import SUBSETS, group_sort_key
 from tw_fin_eval.twins import gap as twin_gap
 
 SCHEMA = "tw_fin_eval.results/1"
@@ -286,6 +286,17 @@ def generation(outcome: Outcome) -> dict[str, Any]:
             "variants": settings, "history": dict(outcome.issues.histories)}
 
 
+def cluster_names() -> dict[str, str]:
+    """{subset: what its units are resampled by} from its scorers' `cluster_name`, for the subsets not clustered
+    by item; "other": "item" for the rest."""
+    out: dict[str, str] = {}
+    for spec in SUBSETS.values():
+        names = sorted({scorers.SCORERS[t].cluster_name for t in spec.task_types if t in scorers.SCORERS} - {"item"})
+        if names:
+            out[spec.name] = "/".join(names)
+    return {**out, "other": "item"}
+
+
 def build(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs: dict[str, Any],
           purity: dict[str, Any] | None = None) -> dict[str, Any]:
     cfg = outcome.judge_config
@@ -319,7 +330,7 @@ def build(outcome: Outcome, rows: Sequence[dict[str, Any]], *, inputs: dict[str,
         "uncertainty": {"method": "percentile bootstrap, clusters resampled with replacement, widened to the Wilson "
                                   "interval on the effective sample size (n / design effect) where that is wider",
                         "resamples": stats.DEFAULT_RESAMPLES, "seed": stats.DEFAULT_SEED,
-                        "clusters": {"convfinqa": "conversation", "finchain": "template", "other": "item"},
+                        "clusters": cluster_names(),
                         "breakdowns": "cluster-robust standard error; Wilson interval on the effective sample size"},
         "headline": headline(subsets, not_run_subsets, macro),
         "pooled": {"label": POOLED_LABEL, "accuracy": pooled.get("accuracy"), "correct": pooled.get("correct"),

@@ -25,9 +25,7 @@ from typing import Any
 from tw_fin_eval import schema
 from tw_fin_eval.answers import extract, match
 from tw_fin_eval.answers.numbers import find_numbers, parse_number, scan_values
-from tw_fin_eval.answers.script import to_traditional
 from tw_fin_eval.answers.vocabulary import (
-    LABEL_REJECTORS,
     NEGATOR_WORDS,
     YEAR_ASK_WORDS,
     alternation,
@@ -468,13 +466,8 @@ def _is_rate_label(label: str) -> bool:
     return bool(match._PERCENT_CUES.search(label))  # labels repeat across the seeds of a template
 
 
-_LABEL_STRIP = re.compile(r"[\s「」『』\"'“”。．.，,：:；;！!（）()*`]")
-_REJECTS = re.compile(alternation(LABEL_REJECTORS))
 _NEGATORS = NEGATOR_WORDS
-
-
-def _norm_label(text: str) -> str:
-    return to_traditional(_LABEL_STRIP.sub("", text or "")).lower()
+_norm_label = extract.norm_label
 
 
 _OPTION_BRACKET = re.compile(r"[（(]\s*(?:請回答|請選擇|回答)?\s*([^（）()]{1,60}?)\s*[)）]")
@@ -568,9 +561,10 @@ class FinChainScorer(TaskScorer):
     def keyword(self, record: dict[str, Any], conclusion: str | None) -> bool | None:
         """True/False when the conclusion names exactly one label of the template's set (for yes/no labels:
         says yes or no, as a word or as the question's predicate), else None. A bracketed aside
-        (「分開計稅（比合併計稅少繳 NT$32,375）」) is not the conclusion: it is read without it first."""
+        (「分開計稅（比合併計稅少繳 NT$32,375）」) is not the conclusion: it is read without it first — unless it
+        states an alternative (「積極型（或許是穩健型）」)."""
         bare = extract.drop_asides(conclusion) if conclusion else ""
-        if bare.strip() not in ("", (conclusion or "").strip()):
+        if bare.strip() not in ("", (conclusion or "").strip()) and not extract.alternative_aside(conclusion or ""):
             decided = self._keyword(record, bare)
             if decided is not None:
                 return decided
@@ -589,38 +583,8 @@ class FinChainScorer(TaskScorer):
         if yes_no is not None:
             got = extract.classify_yes_no(conclusion, record.get("question"))
             return None if got is None else got == yes_no
-        labels = self._label_set(record)
-        initials = {lab[0] for lab in labels if lab}
-        named: set[str] = set()
-        rejected: set[str] = set()
-        negated_forms: set[str] = set()
-        taken = [False] * len(text)
-        for lab in sorted(labels, key=len, reverse=True):
-            start = text.find(lab)
-            while lab and start >= 0:
-                span = range(start, start + len(lab))
-                if not any(taken[i] for i in span):
-                    for i in span:
-                        taken[i] = True
-                    # 「中高風險」: glued to another label's first character — the keyword cannot decide
-                    if start > 0 and not taken[start - 1] and text[start - 1] in initials:
-                        return None
-                    if labels[lab] is not None:  # 「非乙方案」: a negated form rejects its label
-                        negated_forms.add(lab)
-                        rejected.add(labels[lab])
-                    elif _REJECTS.search(text[max(0, start - 3):start]):  # 「不選乙方案」, 「甲方案優於乙方案」
-                        rejected.add(lab)
-                    else:
-                        named.add(lab)
-                start = text.find(lab, start + 1)
-        named -= rejected
-        if not named and len(negated_forms) == 1:  # 「無須申報」 alone: a label of its own
-            named = negated_forms
-        # exactly one label named and not rejected («選擇甲方案，不選乙方案», «甲方案，而非乙方案» are 甲方案); a
-        # conclusion that only rejects labels («不屬於高風險») or names two cannot decide
-        if len(named) != 1:
-            return None
-        return named.pop() == gold
+        named = extract.read_label(conclusion, self._label_set(record))
+        return None if named is None else named == gold
 
     @staticmethod
     def tolerance(record: dict[str, Any], ctx: ScoreSettings) -> Tolerance:

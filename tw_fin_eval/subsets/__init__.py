@@ -49,6 +49,12 @@ def by_dataset(dataset: object) -> SubsetSpec | None:
     return next((s for s in SUBSETS.values() if s.dataset == dataset), None)
 
 
+def reference_text_task_types() -> frozenset[str]:
+    """Task types whose gold `answer` is a translated reference text (`reference_text_gold`): check-zh reads it
+    as zh-TW prose, the review sheet points to it instead of quoting it."""
+    return frozenset(t for s in SUBSETS.values() if s.reference_text_gold for t in s.task_types)
+
+
 def translated() -> list[SubsetSpec]:
     """Subsets built from English sources and zh-TW overlays (build --subset, translation-todo, check-zh)."""
     return [s for s in SUBSETS.values() if s.kind == TRANSLATED]

@@ -134,6 +134,7 @@ SPEC = SubsetSpec(
     citation=CITATION,
     kind=TRANSLATED,
     gold_verification=True,
+    conversational=True,
     task_types=("conversation_numeric",),
     features=features,
     source="tw_fin_eval.sources.convfinqa",

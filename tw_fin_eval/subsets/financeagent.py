@@ -94,6 +94,7 @@ SPEC = SubsetSpec(
     citation=CITATION,
     kind=TRANSLATED,
     task_types=("open_rubric_agent",),
+    reference_text_gold=True,
     features=features,
     source="tw_fin_eval.sources.financeagent",
     id_format=ID_FORMAT,

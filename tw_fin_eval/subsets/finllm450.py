@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tw_fin_eval.sources.finllm450 import converter as adapter
 from tw_fin_eval.subsets.spec import CONVERTED, SubsetSpec
 
 NAME = "finllm450"
@@ -35,8 +36,8 @@ def features() -> dict[str, Any]:
 
 SPEC = SubsetSpec(
     name=NAME,
-    dataset="FinLLM450",
-    data_file="finllm450.jsonl",
+    dataset=adapter.DATASET,
+    data_file=adapter.DATA_FILE,
     description="FinLLM 450 (APMIC × bank consortium): multiple-choice, short-answer and case questions on Taiwan "
                 "regulation and practice. Internal only.",
     citation="",
@@ -44,5 +45,6 @@ SPEC = SubsetSpec(
     task_types=("mcq", "short_answer", "case_study"),
     features=features,
     in_release=False,
+    pass_rate_breakdowns=(("ability", "category"), ("question type", "task_type")),
     optional=True,
 )

@@ -53,6 +53,8 @@ class SubsetSpec:
     in_release: bool = True  # part of the public Hugging Face release
     optional: bool = False  # the builder script offers it only when its data file exists
     gold_verification: bool = False  # its golds are programs read and checked (verification/, docs/VERIFICATION.md)
+    conversational: bool = False  # its records are conversations (`turns`): one gold unit per turn, else per record
+    reference_text_gold: bool = False  # its gold `answer` is a translated reference text graded by a rubric, not a value
     # TRANSLATED subsets: the source adapter module (load(root) -> list[SourceItem]), the overlay, the record
     source: str | None = None
     id_format: str = ""  # record id from the item's 1-based official position, e.g. "finqa_tw-test-{:04d}"
@@ -75,6 +77,9 @@ class SubsetSpec:
     # the order of a breakdown's groups where it is not alphabetical, e.g. (("difficulty", ("基礎", "中級", "進階")),):
     # reports list the groups so (undeclared values after them, alphabetically)
     group_order: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # reports: a "<dataset>: pass rate and mean score" section (rule-scored MCQ beside judged pass/score), one
+    # table per (label, item field), e.g. (("ability", "category"),); () = no such section
+    pass_rate_breakdowns: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

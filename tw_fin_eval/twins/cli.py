@@ -21,9 +21,11 @@ from typing import Any
 from tw_fin_eval import paths
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import atomic_writer, dumps, iter_jsonl, output_error
+from tw_fin_eval.subsets import SUBSETS, get_spec
 from tw_fin_eval.twins.build import GOLD_STATUSES, Skip, twin
 
-CONFIGS = ("finqa", "convfinqa")
+# twins recompute the gold from its program: the subsets whose golds are programs read and checked
+CONFIGS = tuple(s.name for s in SUBSETS.values() if s.gold_verification)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -78,8 +80,6 @@ def make_twins(records: list[dict[str, Any]], seed: int) -> tuple[list[dict[str,
 def _data_path(config: str, override: str | None) -> Path:
     if override:
         return Path(override)
-    from tw_fin_eval.subsets import get_spec
-
     return paths.DATA_DIR / get_spec(config).data_file
 
 
@@ -96,8 +96,9 @@ def main(args: argparse.Namespace) -> int:
     for config in configs:
         path = _data_path(config, args.data)
         records = [rec for _, rec in iter_jsonl(path)]
-        bad = [r.get("id") for r in records if r.get("task_type") not in ("numeric", "conversation_numeric")
-               or (config == "convfinqa") != bool(r.get("turns"))]
+        spec = get_spec(config)
+        bad = [r.get("id") for r in records
+               if r.get("task_type") not in spec.task_types or spec.conversational != bool(r.get("turns"))]
         if bad:
             raise InputError(f"not {config} records (e.g. {bad[0]!r}): pass the built {config} data file",
                              path=path)

@@ -80,8 +80,9 @@ def _finchain_pairs(items: list[Any], pairs: dict[str, list[tuple[str, bool, boo
             public[it.cluster or it.id].append(it)
     for template in sorted(set(public) & set(private)):
         for a, b in zip(sorted(public[template], key=lambda x: x.id), sorted(private[template], key=lambda x: x.id)):
-            pairs["finchain"].append((template, bool(a.correct), bool(b.correct)))
-            seeds["finchain"].add(int(_PRIVATE_FINCHAIN.match(b.id).group(1)))
+            config = _config(a.dataset)  # the public subset's config name
+            pairs[config].append((template, bool(a.correct), bool(b.correct)))
+            seeds[config].add(int(_PRIVATE_FINCHAIN.match(b.id).group(1)))
     return seen
 
 

@@ -23,12 +23,16 @@ from typing import Any
 from tw_fin_eval import prompts
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
+from tw_fin_eval.subsets import SUBSETS, get_spec
 
-# the source items are passed in keyed by record id (verdicts.apply_verdicts): this module stays out of the
-# sources/subsets import cycle (tests/test_layers.py)
+# the source items are passed in keyed by record id (verdicts.apply_verdicts); the registry is read only for
+# which subsets are gold-verified and their record ids
 
 FILE_NAME = "evidence_additions.jsonl"
 FIELDS = {"id", "page", "en", "zh", "reader", "note"}
+
+_VERIFIED = [s for s in SUBSETS.values() if s.gold_verification]  # the subsets whose verdicts these lines extend
+_ID_PREFIXES = tuple(s.id_format.split("-", 1)[0] + "-" for s in _VERIFIED)  # finqa_tw-, convfinqa_tw-
 
 
 @dataclass(frozen=True)
@@ -66,8 +70,8 @@ def load_additions(path: Path, items_by_id: dict[str, Any]) -> dict[str, list[Ad
         def fail(msg: str, field: str | None = None, line: int = line, rid: object = rid) -> InputError:
             return InputError(msg, path=path, line=line, item_id=str(rid) if rid is not None else None, field=field)
 
-        if not isinstance(rid, str) or not rid.startswith(("finqa_tw-", "convfinqa_tw-")):
-            raise fail("id must be a FinQA-TW or ConvFinQA-TW record id")
+        if not isinstance(rid, str) or not rid.startswith(_ID_PREFIXES):
+            raise fail(f"id must be a {' or '.join(s.dataset for s in _VERIFIED)} record id")
         if not rid.startswith(prefix):
             continue  # the other subset's line
         extra, missing = set(obj) - FIELDS, FIELDS - set(obj)
@@ -113,7 +117,7 @@ def apply_additions(subset: str, items_by_id: dict[str, Any], records: list[dict
         ctx["evidence"] = list(ctx["evidence"]) + [a.zh for a in adds]
         rec["original_en"]["evidence"] = list(rec["original_en"]["evidence"]) + [
             {"key": a.key, "text": a.en} for a in adds]
-        if subset == "finqa":
+        if not get_spec(subset).conversational:
             rec["messages"] = prompts.numeric_messages(rec["question"], ctx["table"], ctx["evidence"],
                                                        yes_no=rec["answer_text"] is not None,
                                                        table_unit=ctx.get("table_unit"))

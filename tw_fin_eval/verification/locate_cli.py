@@ -15,7 +15,7 @@ from tw_fin_eval.verification.verdicts import VERIFIED_SUBSETS, load_verdicts
 
 
 def common_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--subset", choices=VERIFIED_SUBSETS, default="finqa", help="(default: %(default)s)")
+    parser.add_argument("--subset", choices=VERIFIED_SUBSETS, default=VERIFIED_SUBSETS[0], help="(default: %(default)s)")
     parser.add_argument("--sources", help=f"English source folder (default: ${paths.SOURCES_ENV} or ../shared/sources)")
     parser.add_argument("--verification", default=str(paths.VERIFICATION_DIR),
                         help="verdict folder (default: %(default)s)")
@@ -41,7 +41,7 @@ def main(args: argparse.Namespace) -> int:
     for item in iter_selected(items, positions):
         rid = get_spec(args.subset).record_id(item.index)
         ov = overlays.get(item.source_id)
-        if args.subset == "finqa":
+        if not get_spec(args.subset).conversational:
             v = verdicts.get((rid, None))
             lines = finqa_view(item, rid, ov.data["question"] if ov else None,
                                f"{v.status} {v.reason or ''}".strip() if v else None, args.full)

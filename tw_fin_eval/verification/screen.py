@@ -265,7 +265,7 @@ def screen_units(subset: str, items: list[SourceItem], records: list[dict[str, A
             continue
         sentences = it.fields.get("page_text") or []
         note = it.fields.get("unit_note")
-        if subset == "finqa":
+        if not get_spec(subset).conversational:
             v = verdicts.get((rid, None))
             prompt = "\n".join(m["content"] for m in rec["messages"] if m["role"] == "user")
             yield ScreenUnit(subset, rid, None, it.question, rec["question"], rec["program"], rec["answer_value"],

@@ -97,7 +97,7 @@ def units(subset: str, items: list[SourceItem]) -> dict[tuple[str, int | None], 
     for it in items:
         rid = get_spec(subset).record_id(it.index)
         table = it.table or []
-        if subset == "finqa":
+        if not get_spec(subset).conversational:
             f = it.fields
             u = Unit(subset, rid, None, it.index, f["program"], f["answer_value"], f["answer_text"], table,
                      it.question)
@@ -148,7 +148,7 @@ def parse_verdict(obj: dict[str, Any], path: Path, line: int,
             raise fail("unknown id (verdicts use the record id, e.g. finqa_tw-test-0001 / convfinqa_tw-dev-0001)")
         if turn is None:
             raise fail("this id is a conversation: give the 0-based turn", "turn")
-        if subset_of[rid] == "finqa":
+        if not get_spec(subset_of[rid]).conversational:
             raise fail("FinQA items have no turns: turn must be null", "turn")
         n = sum(1 for u in known.values() if u.record_id == rid)
         raise fail(f"unknown turn {turn} (the conversation has turns 0–{n - 1})", "turn")
@@ -292,9 +292,6 @@ def coverage(subset: str, items: list[SourceItem], verdicts: dict[tuple[str, int
                     Counter((v.sweep["class"], v.sweep["changed"]) for v in verdicts.values() if v.sweep))
 
 
-SUBSET_NAMES = {"finqa": "FinQA-TW", "convfinqa": "ConvFinQA-TW"}
-
-
 def audit_sample(verdicts_by_subset: dict[str, dict[tuple[str, int | None], Verdict]], n: int,
                  seed: int) -> list[Verdict]:
     """A seeded random sample of `n` verified units for an independent audit of the sweep: units with a
@@ -326,15 +323,15 @@ def counts_markdown(covs: dict[str, Coverage]) -> str:
     lines = ["| subset | units | read | verified | fixed | unanswerable | second reads | disagreements |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for subset, c in covs.items():
-        lines.append(f"| {SUBSET_NAMES[subset]} | {c.total:,} | {c.done:,} | {c.status['verified']:,} | "
+        lines.append(f"| {get_spec(subset).dataset} | {c.total:,} | {c.done:,} | {c.status['verified']:,} | "
                      f"{c.status['fixed']:,} | {c.status['unanswerable']:,} | {c.second_reads:,} | {c.disagreements:,} |")
-    lines += ["", "| reason | " + " | ".join(f"{SUBSET_NAMES[s]} {st}" for s in covs for st in ("fixed", "unanswerable"))
+    lines += ["", "| reason | " + " | ".join(f"{get_spec(s).dataset} {st}" for s in covs for st in ("fixed", "unanswerable"))
               + " |", "| --- |" + " ---: |" * (2 * len(covs))]
     for reason in REASONS:
         cells = [str(c.reasons[(st, reason)]) for c in covs.values() for st in ("fixed", "unanswerable")]
         lines.append(f"| {reason} | " + " | ".join(cells) + " |")
     if any(c.sweeps for c in covs.values()):
-        lines += ["", "| residual-class sweep | " + " | ".join(f"{SUBSET_NAMES[s]} {what}" for s in covs
+        lines += ["", "| residual-class sweep | " + " | ".join(f"{get_spec(s).dataset} {what}" for s in covs
                                                              for what in ("read", "changed")) + " |",
                   "| --- |" + " ---: |" * (2 * len(covs))]
         for cls in SWEEP_CLASSES:
@@ -398,7 +395,7 @@ def apply_verdicts(subset: str, items: list[SourceItem], records: list[dict[str,
     verdicts = load_verdicts(subset, items, verification_dir)
     apply_additions(subset, {get_spec(subset).record_id(it.index): it for it in items}, records, verification_dir)  # class 3: needed page sentences, before the fixes
     for rec in records:
-        if subset == "finqa":
+        if not get_spec(subset).conversational:
             _fix_finqa(rec, verdicts.get((rec["id"], None)))
         else:
             for k, turn in enumerate(rec["turns"]):

@@ -140,7 +140,7 @@ def record_fields(rec: dict) -> Iterator[tuple[str, str]]:
     for row in ctx.get("table") or []:
         for cell in row:
             yield TABLE, cell
-    if rec.get("task_type") == "open_rubric_agent" and isinstance(rec.get("answer"), str):
+    if rec.get("task_type") in _registry.reference_text_task_types() and isinstance(rec.get("answer"), str):
         yield ANSWER, rec["answer"]
     for r in rec.get("rubric") or []:
         yield RUBRIC, r.get("criteria", "")

@@ -28,11 +28,12 @@ from tw_fin_eval.sources.finllm450.options import (
     reply_conclusion,
 )
 from tw_fin_eval.sources.finllm450.workbook import EMPTY_RUN, HEADERS, Row, Sheet, cell_text, read_sheet
-from tw_fin_eval.subsets.finllm450 import SPEC
 from tw_fin_eval.zhcheck.rules import find_prc_terms, find_simplified
 
-DATASET = SPEC.dataset
-DEFAULT_OUT = DATA_DIR / SPEC.data_file
+# the subset's label and data file, read by its spec (tw_fin_eval/subsets/finllm450.py) — spelled once, here
+DATASET = "FinLLM450"
+DATA_FILE = "finllm450.jsonl"
+DEFAULT_OUT = DATA_DIR / DATA_FILE
 DEFAULT_ISSUES = REPO_ROOT / "FinLLM450_資料問題清單.csv"
 ISSUE_COLUMNS = ("序號", "欄位", "問題", "建議修正")
 SOURCE_NAME = "FinLLM 450 評測訓練題"
