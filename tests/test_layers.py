@@ -25,11 +25,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sources", ("sources",)),
     ("overlays", ("overlay",)),
     ("subsets", ("subsets", "records", "features")),
+    ("statistics", ("reports.stats",)),  # pure functions: the gold audit's intervals use them too
     ("commands", ("build", "todo", "cli", "configs", "zhcheck.cli", "zhcheck.measure", "zhcheck.patterns",
                   "zhcheck.records", "release", "verification", "twins")),
     # evaluation: ask servers → score answers → report; the score/selfcheck commands and integrations on top
     ("runner", ("runner", "testing")),
-    ("statistics", ("reports.stats",)),
     ("scoring", ("scoring",)),
     ("reports", ("reports", "twins.gap")),  # twins.gap: the memorisation gap in reports
     ("evaluation commands", ("scoring.cli", "scoring.selfcheck", "integrations", "plan", "__main__")),

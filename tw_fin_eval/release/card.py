@@ -14,9 +14,10 @@ from datasets.info import DatasetInfo, DatasetInfosDict
 from datasets.utils.metadata import MetadataConfigs
 from huggingface_hub import DatasetCard, DatasetCardData
 
-from tw_fin_eval import DATA_VERSION, __version__
+from tw_fin_eval import DATA_VERSION, __version__, paths
 from tw_fin_eval.subsets import DEFAULT_SUBSET
 from tw_fin_eval.subsets.spec import SubsetSpec
+from tw_fin_eval.verification import audit
 
 TEMPLATE_PATH = Path(__file__).with_name("card_template.md")
 DEFAULT_REPO_ID = "APMIC/tw_fin_eval_basic"
@@ -133,6 +134,7 @@ def render_body(stats: list[ConfigStats], *, repo_id: str, generated: str, templ
         "repo_id": repo_id,
         "config_list": ", ".join(s.config.name for s in stats),
         "citations": citations,
+        "gold_audit": _audit_note(stats),
     }
 
     def fill(m: re.Match[str]) -> str:
@@ -141,6 +143,15 @@ def render_body(stats: list[ConfigStats], *, repo_id: str, generated: str, templ
         return values[m.group(1)]
 
     return _PLACEHOLDER.sub(fill, text)
+
+
+def _audit_note(stats: list[ConfigStats]) -> str:
+    """The measured residual error rate of the verified gold (the latest verification/audit_<seed>.jsonl), when a
+    gold-verified subset is in the release."""
+    if not any(s.config.gold_verification for s in stats):
+        return ""
+    line = audit.card_line(paths.VERIFICATION_DIR)
+    return f"{line}（docs/VERIFICATION.md）。\n" if line else ""
 
 
 def render_card(stats: list[ConfigStats], features: dict[str, datasets.Features], *, repo_id: str,

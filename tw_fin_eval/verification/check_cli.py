@@ -9,6 +9,7 @@ from pathlib import Path
 from tw_fin_eval import paths
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.subsets import load_subset
+from tw_fin_eval.verification import audit
 from tw_fin_eval.verification.locate_cli import common_options
 from tw_fin_eval.verification.verdicts import (
     STATUSES,
@@ -28,6 +29,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--audit-sample", type=int, metavar="N",
                         help="print N seeded random verified units without a sweep (the independent audit sample)")
     parser.add_argument("--seed", type=int, default=2029, help="seed of --audit-sample (default: %(default)s)")
+    parser.add_argument("--audit", action="store_true",
+                        help="print only the audit tables of docs/VERIFICATION.md (every verification/audit_<seed>.jsonl)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -37,7 +40,7 @@ def main(args: argparse.Namespace) -> int:
         items = load_subset(subset, root)
         verdicts = loaded[subset] = load_verdicts(subset, items, Path(args.verification))
         cov = covs[subset] = coverage(subset, items, verdicts)
-        if args.markdown or args.audit_sample:
+        if args.markdown or args.audit_sample or args.audit:
             continue
         print(f"{subset}: {cov.line()}")
         for status in STATUSES[1:]:
@@ -47,6 +50,12 @@ def main(args: argparse.Namespace) -> int:
         if cov.second_reads:
             print(f"  second reads {cov.second_reads}, disagreements {cov.disagreements} "
                   f"({cov.disagreements / cov.second_reads:.1%})")
+    audits = _check_audits(Path(args.verification), loaded) if args.all else []
+    if args.audit:
+        for seed, lines in audits:
+            print(f"Audit seed {seed}:\n")
+            print(audit.markdown(seed, lines))
+        return 0
     if args.audit_sample:
         try:
             sample = audit_sample(loaded, args.audit_sample, args.seed)
@@ -58,3 +67,17 @@ def main(args: argparse.Namespace) -> int:
     if args.markdown:
         print(counts_markdown(covs), end="")
     return 0
+
+
+def _check_audits(verification_dir: Path, loaded: dict) -> list[tuple[int, list[audit.AuditLine]]]:
+    """Every audit file, validated: each line is a unit with a verdict (file:line:id otherwise)."""
+    out = []
+    known = {key for verdicts in loaded.values() for key in verdicts}
+    for seed, path in audit.audit_files(verification_dir):
+        lines = audit.load_audit(path)
+        for ln in lines:
+            if (ln.id, ln.turn) not in known:
+                path_s, _, line = ln.where.rpartition(":")
+                raise InputError("no such unit in the verdict files", path=Path(path_s), line=int(line), item_id=ln.id)
+        out.append((seed, lines))
+    return out
