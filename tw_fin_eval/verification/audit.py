@@ -74,7 +74,7 @@ def load_audit(path: Path) -> list[AuditLine]:
     for line, obj in iter_jsonl(path):
         rid = obj.get("id") if isinstance(obj, dict) else None
 
-        def fail(msg: str) -> InputError:
+        def fail(msg: str, line: int = line, rid: object = rid) -> InputError:
             return InputError(msg, path=path, line=line, item_id=rid if isinstance(rid, str) else None)
 
         if not isinstance(obj, dict) or not REQUIRED <= set(obj) or set(obj) - FIELDS:
