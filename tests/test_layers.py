@@ -1,39 +1,55 @@
-"""The layer table of docs/ARCHITECTURE.md as a test: every import of the package — top-level, inside functions,
-under TYPE_CHECKING — read from the source (AST), then (1) no module imports a module of a later layer and
-(2) the import graph has no cycle. Importing `a.b.c` also runs the packages `a.b` and `a`: those edges count.
-
-There is no allow-list: any upward edge or cycle fails."""
+"""The layer table of docs/ARCHITECTURE.md as a test. The table is read from the document itself; every import
+of the package — top-level, inside functions, under TYPE_CHECKING — is read from the source (AST), then
+(1) no module imports a module of a later layer and (2) the import graph has no cycle. Importing `a.b.c` also
+runs the packages `a.b` and `a`: those edges count. Every module is in exactly one row and every path a row
+names exists. There is no allow-list: any upward edge or cycle fails."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "tw_fin_eval"
+DOC = ROOT / "docs" / "ARCHITECTURE.md"
+OUTSIDE = "shells"  # the table's last row: files outside the package (paths relative to the repository)
 
-# (layer, module prefixes) in the order of docs/ARCHITECTURE.md: a module may import its own layer and the
-# ones listed before it. The longest matching prefix decides a module's layer.
-LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("I/O and errors", ("tw_fin_eval", "errors", "jsonl", "paths", "redact", "data_input")),
-    ("schema", ("schema", "prompts")),
-    ("answer reading", ("answers",)),
-    ("checker data", ("finding",)),
-    ("zh-TW rules", ("glossary", "zhcheck", "zhcheck.rules", "evidence_zh")),
-    ("sources", ("sources",)),
-    ("overlays", ("overlay",)),
-    ("subsets", ("subsets", "records", "features")),
-    ("statistics", ("reports.stats",)),  # pure functions: the gold audit's intervals use them too
-    ("commands", ("build", "todo", "cli", "configs", "zhcheck.cli", "zhcheck.measure", "zhcheck.patterns",
-                  "zhcheck.records", "release", "verification", "twins")),
-    # evaluation: ask servers → score answers → report; the score/selfcheck commands and integrations on top
-    ("runner", ("runner", "testing")),
-    ("scoring", ("scoring",)),
-    ("reports", ("reports", "twins.gap")),  # twins.gap: the memorisation gap in reports
-    ("evaluation commands", ("scoring.cli", "scoring.selfcheck", "integrations", "plan", "__main__")),
-)
+
+def doc_rows(text: str | None = None) -> list[tuple[str, list[str]]]:
+    """(layer, module paths) of every row of the "## Layers" table, in order."""
+    text = DOC.read_text(encoding="utf-8") if text is None else text
+    section = text.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cells) < 3 or cells[0] in ("layer", "") or set(cells[0]) <= {"-"}:
+            continue
+        rows.append((cells[0], re.findall(r"`([^`]+)`", cells[1])))
+    assert rows, f"{DOC}: no layer table under '## Layers'"
+    return rows
+
+
+def _entry(path: str) -> tuple[str, bool]:
+    """A table path → (module name without the package prefix, exact?): `a/b.py` → ("a.b", True),
+    `a/__init__.py` → ("a", True), `a/` → ("a", False: the package and what is under it), `__init__.py` → the
+    package itself."""
+    if path.endswith("/"):
+        return path.rstrip("/").replace("/", "."), False
+    parts = path.removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return (".".join(parts) or PACKAGE), True
+
+
+def layers(text: str | None = None) -> tuple[tuple[str, tuple[tuple[str, bool], ...]], ...]:
+    return tuple((name, tuple(_entry(p) for p in paths)) for name, paths in doc_rows(text) if name != OUTSIDE)
+
+
+LAYERS = layers()
+
 
 def _modules() -> dict[str, Path]:
     mods: dict[str, Path] = {}
@@ -88,15 +104,22 @@ def _direct_imports(mods: dict[str, Path], name: str, path: Path) -> set[str]:
     return targets - {name}
 
 
-def layer_of(module: str) -> int:
+def layer_of(module: str, table: tuple[tuple[str, tuple[tuple[str, bool], ...]], ...] | None = None) -> int:
+    """The row of `module`: a row naming it exactly, else the row with the longest package prefix of it."""
     short = module[len(PACKAGE) + 1:] if module != PACKAGE else PACKAGE
-    best, rank = "", None
-    for i, (_, prefixes) in enumerate(LAYERS):
-        for p in prefixes:
-            if (short == p or short.startswith(p + ".")) and len(p) > len(best):
-                best, rank = p, i
+    best, rank = -1, None
+    for i, (_, entries) in enumerate(LAYERS if table is None else table):
+        for name, exact in entries:
+            if exact and short == name:
+                score = 10_000  # a module named exactly beats any prefix
+            elif not exact and (short == name or short.startswith(name + ".")):
+                score = len(name)
+            else:
+                continue
+            if score > best:
+                best, rank = score, i
     if rank is None:
-        raise AssertionError(f"{module} is in no layer of tests/test_layers.py (add it, and to docs/ARCHITECTURE.md)")
+        raise AssertionError(f"{module} is in no row of the layer table of docs/ARCHITECTURE.md (add it there)")
     return rank
 
 
@@ -153,9 +176,28 @@ def cycles(graph: dict[str, set[str]]) -> set[tuple[str, ...]]:
     return found
 
 
-def test_every_module_has_a_layer():
+def test_every_module_has_a_layer_and_every_path_in_the_table_exists():
     for module in _modules():
         layer_of(module)
+    named = [(layer, p) for layer, paths in doc_rows() for p in paths]
+    missing = [f"{layer}: {p}" for layer, p in named
+               if not any((ROOT if layer == OUTSIDE else ROOT / PACKAGE).glob(p.rstrip("/")))]
+    assert not missing, f"docs/ARCHITECTURE.md names paths that do not exist: {missing}"
+    twice = sorted({p for _, p in named if sum(1 for _, q in named if q == p) > 1})
+    assert not twice, f"docs/ARCHITECTURE.md lists these in more than one row: {twice}"
+    assert [name for name, _ in doc_rows()][-1] == OUTSIDE
+
+
+def test_the_table_is_read_from_the_document():
+    text = ("## Layers\n\n| layer | modules | job |\n|---|---|---|\n| low | `a.py`, `pkg/__init__.py` | x |\n"
+            "| high | `pkg/`, `b.py` | `c.py` is not a module cell |\n| shells | `tools/*.py` | y |\n\n## Next\n")
+    table = layers(text)
+    assert table == (("low", (("a", True), ("pkg", True))), ("high", (("pkg", False), ("b", True))))
+    assert layer_of(f"{PACKAGE}.pkg", table) == 0          # the package module, named exactly
+    assert layer_of(f"{PACKAGE}.pkg.sub", table) == 1      # under the package prefix
+    assert layer_of(f"{PACKAGE}.b", table) == 1
+    with pytest.raises(AssertionError, match="no row"):
+        layer_of(f"{PACKAGE}.c", table)
 
 
 def test_no_module_imports_a_later_layer():
@@ -179,19 +221,19 @@ def test_the_answer_layer_and_the_runner_use_the_standard_library_only():
 
 
 @pytest.mark.parametrize("source, expected, upward", [
-    ("import tw_fin_eval.scoring.tasks\n", {"tw_fin_eval.scoring.tasks", "tw_fin_eval.scoring"}, "scoring.tasks"),
+    ("import tw_fin_eval.scoring.scorers\n", {"tw_fin_eval.scoring.scorers", "tw_fin_eval.scoring"}, "scoring.scorers"),
     ("def f():\n    from tw_fin_eval.answers import match\n", {"tw_fin_eval.answers.match"}, "answers.match"),
-    ("import typing\nif typing.TYPE_CHECKING:\n    from .scoring.tasks import X\n",
-     {"tw_fin_eval.scoring.tasks", "tw_fin_eval.scoring"}, "scoring.tasks"),
+    ("import typing\nif typing.TYPE_CHECKING:\n    from .scoring.scorers import X\n",
+     {"tw_fin_eval.scoring.scorers", "tw_fin_eval.scoring"}, "scoring.scorers"),
 ])
 def test_the_walk_sees_lazy_imports_and_parent_packages(tmp_path, source, expected, upward):
     pkg = tmp_path / PACKAGE
     for sub in ("scoring", "answers"):
         (pkg / sub).mkdir(parents=True)
-    (pkg / "scoring" / "__init__.py").write_text("from tw_fin_eval.scoring import tasks\n")  # runs code: an edge
+    (pkg / "scoring" / "__init__.py").write_text("from tw_fin_eval.scoring import scorers\n")  # runs code: an edge
     (pkg / "answers" / "__init__.py").write_text('"""An empty package: importing its modules runs nothing else."""\n')
     (pkg / "__init__.py").write_text("")
-    (pkg / "scoring" / "tasks.py").write_text("")
+    (pkg / "scoring" / "scorers.py").write_text("")
     (pkg / "answers" / "match.py").write_text("")
     (pkg / "schema.py").write_text(source)
     global ROOT
