@@ -351,3 +351,22 @@ def test_a_settled_yes_no_after_a_lead_in(response, want):
 def test_a_range_of_labels_or_a_hedged_label_is_pending(response):
     for gold in ("中風險", "高風險"):
         assert verdict(_finchain(RISK_Q, answer=gold, text=gold), response, ("低風險", "中風險", "高風險")) == "pending"
+
+
+# ---- corrections phrased as an admitted slip -----------------------------------------------------------------
+@pytest.mark.parametrize("response", [
+    "答案：原本算 8.1，但重新檢查後為 7.6", "答案：8.1；抱歉算錯了，是 7.6", "答案：8.1（筆誤，實為 7.6）", "答案：8.1，不，是 7.6",
+    "答案：8.1 有誤，實際為 7.6", "答案：8.1，算错了，应为 7.6", "Answer: 8.1, sorry, 7.6", "Answer: 8.1 — wait, it is 7.6",
+    "答案：應該是 7.6 而不是 8.1", "答案：8.1⋯⋯不對，是 7.6", "答案：8.1，經驗算後為 7.6",
+])
+def test_an_admitted_slip_is_read_after_it(response):
+    q = "該公司的利息保障倍數是多少？"
+    assert verdict(_finqa(q, 7.6, "7.6"), response) is True
+    assert verdict(_finqa(q, 8.1, "8.1"), response) is False
+
+
+@pytest.mark.parametrize("response", ["答案：正確為 7.6，先前誤植為 8.1", "答案：7.6（先前誤算為 8.1）", "答案：7.6，不是 8.1"])
+def test_the_slip_named_after_the_answer_is_not_the_answer(response):
+    q = "該公司的利息保障倍數是多少？"
+    assert verdict(_finqa(q, 7.6, "7.6"), response) is True
+    assert verdict(_finqa(q, 8.1, "8.1"), response) is False
