@@ -319,6 +319,16 @@ def same_amount(a: Num, b: Num) -> bool:
     return abs(a.value - b.value) <= 1e-9 * max(abs(a.value), abs(b.value))
 
 
+_DECIMALS = re.compile(r"\d(?:[\d,]*)\.(\d+)")
+
+
+def rounds_to(value: Num, rounded: Num) -> bool:
+    """Whether `rounded` is `value` rounded to the decimals `rounded` is written with (12.47 → 12.5, 12.5 → 13 or 12)."""
+    m = _DECIMALS.search(rounded.text)
+    decimals = len(m.group(1)) if m else 0
+    return abs(rounded.bare - value.bare) <= 0.5 * 10.0 ** -decimals + 1e-9
+
+
 def _different_kinds(a: Num, b: Num) -> bool:
     """An amount (a currency or a scale unit) and a percentage answer different questions («增加 28 百萬美元，或
     15%»): not alternatives of each other."""
@@ -348,7 +358,7 @@ def read_answer_line(line: str) -> LineReading:
     text = corrected(text, number=True)
     hedged = _hedged_values(text)
     conditional = bool(_CONDITIONAL.search(text))
-    restated: list[Num] = []  # approximate restatements: a second value only in the answer's own unit
+    restated: list[Num] = []  # approximate restatements: a second value unless they round the value
     for aside in _ASIDE.findall(text):  # 「12.5%（若四捨五入為 13%）」, 「12.5%（約 13%）」: a second value in brackets
         if _CONDITIONAL.match(aside.strip()) or _APPROXIMATE.match(aside):
             reading = _read_clause(aside)
@@ -363,11 +373,13 @@ def read_answer_line(line: str) -> LineReading:
                 return reading
             if conditional:  # 「若含稅為 12.5%，不含稅為 13%」: each condition's value is an alternative
                 hedged += [r.num for c in clauses[i + 1:] if (r := _read_clause(c)) is not None and r.num is not None]
-            # 「12.5%，四捨五入後約 13%」, 「12.5%，差不多 13%」: a rounder value in the same unit is a second value
-            # («NT$1,234,000（約 NT$1.23 million）» converts, it does not guess again)
+            # 「12.5%，差不多 14%」, 「12.5%（約 14%）」: an approximate restatement in the same unit that is not the value
+            # rounded is a second value; 「12.47%（約 12.5%）」, 「12.5%，四捨五入後約 13%」 round it, and «NT$1,234,000（約
+            # NT$1.23 million）» converts it — one answer
             restated += [r.num for c in clauses[i + 1:] if _APPROXIMATE.match(c)
                          and (r := _read_clause(c)) is not None and r.num is not None]
-            hedged += [n for n in restated if n.multiplier == reading.num.multiplier and n.unit == reading.num.unit]
+            hedged += [n for n in restated if n.multiplier == reading.num.multiplier and n.unit == reading.num.unit
+                       and not rounds_to(reading.num, n)]
             if any(not same_amount(reading.num, h) and not _different_kinds(reading.num, h) for h in hedged):
                 return LineReading(None, ambiguous=True, text=clause)
             return reading
