@@ -86,7 +86,10 @@ TERMS = ("稅務部位", "其後", "第 1 類資本", "第 2 類資本", "營業
          # issue 30: filing terms written literally (glossary §3 enforces the Taiwan forms) and a copied connective
          "每股平均支付價格", "購買股份總數", "購買股數總數", "計畫或方案購買", "尚可購買", "證券持有人核准", "每股淨利",
          "普通股股東可分配", "可分配予普通股股東", "法律和解", "站點", "損失及損失費用率", "前期準備", "相較之下",
-         "營業活動提供", "投資活動使用", "籌資活動使用")
+         "營業活動提供", "投資活動使用", "籌資活動使用",
+         # issue 30 round 3 (r30b class 3): more filing terms written literally
+         "出售利得", "已實現利得", "稅後利得", "稅前利得", "每股普通股", "未結清", "合約基礎無形資產", "子公司權益中之非控制權益",
+         "承諾—", "退休後計畫", "反向股票分割", "出行業務", "出行部門")
 
 
 @dataclass(frozen=True)
