@@ -211,3 +211,24 @@ def test_repeated_lead_counts_a_header_said_in_every_clause(text, flagged):
     from tw_fin_eval.zhcheck.patterns import repeated_lead
 
     assert repeated_lead(text) == flagged
+
+
+def test_page_furniture_and_quarter_rows_count_what_the_review_saw():
+    """r30b classes 6 and 7: a running head, a caption ending at 「如下：」 and 「截至 … 12 月 31 日止季度」 are
+    counted in text evidence / prose; the rewritten forms are not, and a caption followed by its content is prose."""
+    from tw_fin_eval.zhcheck.patterns import PATTERNS
+
+    rows = {p.name: p for p in PATTERNS}
+    head, caption = rows["running head （續） (evidence prose)"], rows["caption ending 如下： (evidence prose)"]
+    quarter = rows["quarter ended december 31 (prose)"]
+    assert head.count("合併財務報表附註—（續）其他無形資產之攤銷費用約為 7,500 萬美元。") == 1
+    assert head.count("其他無形資產之攤銷費用約為 7,500 萬美元。") == 0
+    assert caption.count("截至 2012 年 12 月 31 日的債務到期情形如下（百萬美元）：") == 1
+    assert caption.count("基本與稀釋加權平均流通在外股數之調節如下：。") == 1
+    assert caption.count("截至 2012 年 12 月 31 日之債務到期情形見上表（單位：百萬美元）。") == 0
+    assert caption.count("到期情形如下：2007 年—2,300 萬美元；2008 年—1,900 萬美元。") == 0
+    assert quarter.count("截至 2010 年 12 月 31 日止季度，本公司買回 100 股") == 1
+    assert quarter.count("截至 12 月 31 日止季度：最高 37.28") == 1
+    assert quarter.count("2010 年第 4 季，本公司買回 100 股") == 0
+    assert quarter.count("截至 2010 年 12 月 31 日止年度") == 0
+    assert {head.kinds, caption.kinds} == {frozenset({"evidence_text"})}

@@ -125,6 +125,12 @@ PATTERNS: tuple[Pattern, ...] = (
             _regex(r"(?:^|[；。])\s*(?:19|20)\d\d 年度?(?: \d+ 月(?: \d+ 日)?)?為"), RENDERED),
     # issue 30 (c): a text evidence entry that stops mid-sentence (「…係依 APB 第」)
     Pattern("text evidence ending mid-sentence", _regex(r"[^。？！；：」）)…\s]\s*$"), frozenset({EVIDENCE_TEXT})),
+    # issue 30 round 3 (r30b class 6): page furniture kept as evidence — a running head 「合併財務報表附註—（續）」,
+    # a table caption that ends at 「如下（單位：百萬）：」 (the table itself is printed above the evidence)
+    Pattern("running head （續） (evidence prose)", _regex(r"（續）|\(\s*續\s*\)"), frozenset({EVIDENCE_TEXT})),
+    Pattern("caption ending 如下： (evidence prose)", _regex(r"如下[^。；]{0,20}[：:]\s*。?\s*$"), frozenset({EVIDENCE_TEXT})),
+    # r30b class 7: the fourth quarter written as the English filing's period 「截至 2010 年 12 月 31 日止季度」 (第 4 季)
+    Pattern("quarter ended december 31 (prose)", _regex(r"截至(?: (?:19|20)\d\d 年)? 12 月 31 日止(?:之)?季度"), PROSE),
     *(Pattern(f"term {t}", _regex(re.escape(t)), ALL) for t in TERMS),
 )
 
