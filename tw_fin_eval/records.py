@@ -93,15 +93,22 @@ def join_fragments(parts: list[str]) -> str:
     return out
 
 
+def zh_table(item: SourceItem, ov: Overlay) -> list[list[str]]:
+    """The record's table: the overlay's table as a Taiwan table prints it (`evidence_zh.display_table`;
+    a dash code a gold program computes with stays a number in the gold's evidence rows)."""
+    rows = frozenset(e.row for e in item.evidence if e.is_table)
+    return evidence_zh.display_table(ov.data.get("table") or [], gold_operands(item), rows)
+
+
 def zh_evidence(item: SourceItem, ov: Overlay) -> list[str]:
     """The evidence in the English order (one entry per `evidence_runs` run): table rows rendered from the
     translated table, text evidence from the overlay."""
-    zh_table = ov.data.get("table") or []
+    table = zh_table(item, ov)
     keep = gold_operands(item)
     out = []
     for run in evidence_runs(item):
         e = run[0]
-        out.append(render_table_evidence(zh_table, e.row, keep) if e.is_table
+        out.append(render_table_evidence(table, e.row, keep) if e.is_table
                    else join_fragments([ov.data["evidence"][x.key] for x in run]))
     return out
 

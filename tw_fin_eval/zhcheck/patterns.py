@@ -53,7 +53,7 @@ def _regex(pattern: str) -> Callable[[str], int]:
 _US_DATE = r"(?<![\d/])(?:0?[1-9]|1[0-2])/(?:(?:0?[1-9]|[12]\d|3[01])/(?:\d{4}|\d{2})|\d{2})(?![\d/])"
 # a year used as a bare label in rendered evidence: 「2021（金額）為」, 「（2014）為」
 _BARE_YEAR = r"(?:^|[：，；。「（])\s*(?:19|20)\d\d(?=（|）為|\s*為)"
-_PCT_DUP = r"(-?\d[\d,]*(?:\.\d+)?)\s*%\s*\(\s*-?\1\s*%\s*\)"
+_PCT_DUP = r"(-?\d[\d,]*(?:\.\d+)?(?:%/-?\d[\d,]*(?:\.\d+)?)*)\s*%\s*\(\s*-?\1\s*%\s*\)"
 _NEG_DUP = r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)"
 
 _VALUE_END = re.compile(r"\s*(?:為)?\s*[-+$\d,.%()\s—–]*$")
@@ -112,6 +112,9 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("x% ( x % ) (prose)", _regex(_PCT_DUP), PROSE),
     Pattern("x% ( x % ) (table evidence)", _regex(_PCT_DUP), RENDERED),
     Pattern("-x ( x ) (prose)", _regex(_NEG_DUP), PROSE),
+    # issue 30 (g): the record's table prints a figure once, as a Taiwan table does
+    Pattern("x% ( x % ) (table cells)", _regex(_PCT_DUP), frozenset({TABLE})),
+    Pattern("-x ( x ) (table cells)", _regex(_NEG_DUP), frozenset({TABLE})),
     # FinQA's OCR code of a dash (2014 = —) read as a value: 「未攤銷折價為 $ 2014」 (kept where a gold uses it)
     Pattern("dash code as a value (table evidence)",
             _regex(r"(?:為 |(?<=[^\W\d_]) )\(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?(?=[，。（；、]|$)"),
@@ -277,10 +280,53 @@ def caption_without_currency(rec: dict) -> int:
     return int(bare and _dollar_table((rec.get("original_en") or {}).get("table")))
 
 
+_DASH_CODE_CELL = re.compile(r"\(?\s*\$?\s*\(?\s*(2013|2014|2212)\s*\)?\s*\)?")
+
+
+def dash_code_cells(rec: dict) -> int:
+    """Issue 30 (g): data cells of the record's table that hold FinQA's OCR code of a dash (「2014」, 「$ 2013」)
+    where no gold program computes with that number (a column of years is years)."""
+    from tw_fin_eval.evidence_zh import header_is_data, merged_header
+    from tw_fin_eval.sources.amount_scale import program_literals
+
+    table = (rec.get("context") or {}).get("table") or []
+    if len(table) < 2:
+        return 0
+    programs = [rec.get("program")] + [t.get("program") for t in rec.get("turns") or []]
+    used = {v for p in programs if p for v in program_literals(p)}
+    first = 0 if merged_header(table) or header_is_data(table[0]) else 1
+    count = 0
+    for c in range(1, max(len(r) for r in table)):
+        cells = [row[c].strip() for row in table[first:] if c < len(row) and row[c].strip()]
+        codes = [m for x in cells if (m := _DASH_CODE_CELL.fullmatch(x))]
+        if codes and len(codes) < len(cells):  # not a column of years only
+            count += sum(1 for m in codes if float(m.group(1)) not in used)
+    return count
+
+
+_FIGURE = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])|(?<![\d.,])\d{4,}(?![\d,])")
+
+
+def figures_printed_differently(rec: dict) -> int:
+    """Issue 30 (f): rendered table evidence that prints a figure of the table with thousands separators
+    where the table has none, or the other way round (「8,985」 in the sentence, 「8985」 in the table)."""
+    table = (rec.get("context") or {}).get("table") or []
+    in_table = {m.group(0) for row in table for cell in row for m in _FIGURE.finditer(cell)}
+    bare = {f.replace(",", ""): f for f in in_table}
+    count = 0
+    for kind, text in record_fields(rec):
+        if kind == EVIDENCE_TABLE:
+            figures = [m.group(0) for m in _FIGURE.finditer(text)]
+            count += any(f not in in_table and f.replace(",", "") in bare for f in figures)
+    return count
+
+
 RECORD_COUNTS.update({"N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
                       "N 百萬 (prose, no gold needs it)": millions_not_kept_for_gold,
                       "header prefix dropped (table evidence)": header_prefix_dropped,
-                      "table-unit caption without its currency": caption_without_currency})
+                      "table-unit caption without its currency": caption_without_currency,
+                      "dash code in a data cell (table)": dash_code_cells,
+                      "figure printed differently in table and evidence": figures_printed_differently})
 
 
 def count_file(path: Path) -> dict[str, tuple[int, int]]:
