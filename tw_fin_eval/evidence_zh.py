@@ -6,16 +6,17 @@ table's order, each column's shared lead said once (「依期間劃分之應付�
 $ 109,436」); years as 「2015 年」, a calendar fiscal year as 「2015 年度」, a change column as 「2009 年較
 2008 年減少 6%」; the unit (from the top-left header cell or a column header's bracket) once at the end, no
 nested brackets, FinQA's duplicated numbers (「27% ( 27 % )」, 「-32 ( 32 )」) and OCR debris (「% ( % )」)
-written once or not at all, amounts with thousands separators. The sentence is built from the *translated*
-table, so it always agrees with it; every figure of the row's cells is kept.
+written once or not at all. The sentence is read from the *translated* table as `display_table` prints
+it (thousands separators, a dash code as 「—」), so it always agrees with the record's table; every figure of
+the row's cells is kept.
 
 >>> table = [["（百萬美元）", "金額"], ["2015 年淨營收", "$ 5829"]]
 >>> render_row(table, 1)
-'2015 年淨營收為 $ 5829（單位：百萬美元）。'
+'2015 年淨營收為 $ 5,829（單位：百萬美元）。'
 >>> render_row([["", "2013", "2014"], ["預期波動率", "27% ( 27 % )", "-3 ( 3 )"]], 1)
 '預期波動率：2013 年為 27%、2014 年為 -3。'
 >>> render_row([["", "金額（百萬）"], ["2014 年淨營收", "$ 5735"]], 1)
-'2014 年淨營收為 $ 5735（單位：百萬）。'
+'2014 年淨營收為 $ 5,735（單位：百萬）。'
 >>> render_row([["計畫類別", "剩餘數量（不含 ( a ) 欄）"], ["合計", "5156223"]], 1)
 '計畫類別「合計」：剩餘數量（不含 a 欄）為 5,156,223。'
 """
