@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -253,6 +254,11 @@ def test_a_sentence_cut_after_an_abbreviation_is_one_evidence_entry():
         Evidence("text_0", "we accounted for payments under apb no ."), Evidence("text_1", "25 's intrinsic value method ."),
         Evidence("text_2", "revenue grew ."), Evidence("text_4", "as of dec ."), Evidence("table_1", "row")])
     assert [[e.key for e in run] for run in evidence_runs(item)] == [["text_0", "text_1"], ["text_2"], ["text_4"], ["table_1"]]
+    # a translation that ends its sentence there (or marks a cut 「……」) says the source lost words: not joined
+    from tw_fin_eval.overlay import Overlay
+
+    ov = Overlay(path=Path("x.jsonl"), line=1, data={"evidence": {"text_0": "本公司依相關的美國……"}})
+    assert [[e.key for e in run] for run in evidence_runs(item, ov)][:2] == [["text_0"], ["text_1"]]
     assert join_fragments(["本公司係依 APB 第", "25 號意見書之內含價值法處理。"]) == "本公司係依 APB 第 25 號意見書之內含價值法處理。"
     assert join_fragments(["設有部分美國", "事業單位。"]) == "設有部分美國事業單位。"
 

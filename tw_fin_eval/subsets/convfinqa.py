@@ -110,7 +110,7 @@ def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
         extra={"turns": turns, "system": system, "first_user_prefix": prefix},
         messages=prompts.conversation_messages(system, prefix, [turns[0]["question"]], []),
         original_en={"questions": [t["question_en"] for t in turns], "table": item.table,
-                     "evidence": en_evidence(item)},
+                     "evidence": en_evidence(item, ov)},
         meta=translation_meta(ov),
     )
 

@@ -91,7 +91,7 @@ def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
         program=f["program"],
         messages=prompts.numeric_messages(question, table, evidence, yes_no=f["answer_text"] is not None,
                                           table_unit=unit),
-        original_en={"question": item.question, "table": item.table, "evidence": en_evidence(item),
+        original_en={"question": item.question, "table": item.table, "evidence": en_evidence(item, ov),
                      "answer": f["answer_original"]},
         meta=translation_meta(ov),
     )

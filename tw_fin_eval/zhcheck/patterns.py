@@ -225,23 +225,21 @@ def _needs_source_scale(value: float, unit: dict, asked: str) -> bool:
 
 def source_scale_not_needed(rec: dict, word: str = "十億") -> int:
     """「N 十億」 / 「N 百萬」 (`word`) in prose that no gold needs (see `_needs_source_scale`): a Taiwan writer
-    writes 億／萬 there. One field is one unit style, so a field keeps the source scale throughout when one
-    of its amounts (in either source scale) is needed."""
+    writes 億／萬 there. One item is one unit style (issue 30 d, `rules.item_scale_issues`), so an item
+    keeps the source scale throughout when one of its prose amounts (in either source scale) is needed."""
     units = list(_gold_units(rec))
     # an answer (FinanceAgent reference answer, rubric) is written in the unit its question asks for:
     # 「（以十億美元為單位）」 → 「1.935 十億美元」 (glossary §1.3 (b))
     asked_in_word = re.search(rf"以{word}[^，。？；]{{0,6}}(?:為單位|計)", str(rec.get("question") or "")) is not None
-    count = 0
-    for kind, text in record_fields(rec):
-        if kind not in PROSE or (asked_in_word and kind in (ANSWER, RUBRIC)):
-            continue
-        found = {w: _money_values(rx, text) for w, rx in _SOURCE_SCALE.items()}
-        if not found[word]:
-            continue
-        values = [v for vs in found.values() for v in vs]
-        if not any(_needs_source_scale(v, u, asked) for v in values for u, asked in units):
-            count += len(found[word])
-    return count
+    found = [{w: _money_values(rx, text) for w, rx in _SOURCE_SCALE.items()} for kind, text in record_fields(rec)
+             if kind in PROSE and not (asked_in_word and kind in (ANSWER, RUBRIC))]
+    values = [v for f in found for vs in f.values() for v in vs]
+    # a share count in the source scale a gold needs (「12 百萬股」 for add(#0, 12)) sets the item's style too
+    values += [float(m.group(1).replace(",", "")) for kind, text in record_fields(rec) if kind in PROSE
+               for m in re.finditer(r"(\d[\d,]*(?:\.\d+)?)\s*(?:十億|百萬)股", text)]
+    if any(_needs_source_scale(v, u, asked) for v in values for u, asked in units):
+        return 0
+    return sum(len(f[word]) for f in found)
 
 
 def billions_not_kept_for_gold(rec: dict) -> int:
@@ -321,11 +319,21 @@ def figures_printed_differently(rec: dict) -> int:
     return count
 
 
+def mixed_styles_in_item(rec: dict) -> int:
+    """Issue 30 (d): an item whose prose writes amounts both the source's way (「324 百萬美元」) and the
+    Taiwan way (「3.24 億美元」) — 1 per item (`rules.item_scale_issues`)."""
+    from tw_fin_eval.zhcheck.rules import item_scale_issues
+
+    fields = [(f"{kind}[{k}]", text) for k, (kind, text) in enumerate(record_fields(rec)) if kind in PROSE]
+    return int(bool(item_scale_issues(fields)))
+
+
 RECORD_COUNTS.update({"N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
                       "N 百萬 (prose, no gold needs it)": millions_not_kept_for_gold,
                       "header prefix dropped (table evidence)": header_prefix_dropped,
                       "table-unit caption without its currency": caption_without_currency,
                       "dash code in a data cell (table)": dash_code_cells,
+                      "amounts in two styles within one item (prose)": mixed_styles_in_item,
                       "figure printed differently in table and evidence": figures_printed_differently})
 
 

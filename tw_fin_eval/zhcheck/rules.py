@@ -775,6 +775,30 @@ def _mixed_scale(zh: str) -> list[Finding]:
                     _snippet(zh, source.start(), source.end()), found=source.group(), code="mixed_scale")]
 
 
+# money or share amounts, for the item-wide rule (「35 百萬桶油當量」 is a unit name, not a style)
+_SOURCE_AMOUNT_RE = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:十億|百萬)(?:美元|元|股)")
+_TAIWAN_AMOUNT_RE = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[億萬](?:美元|元|股)")
+
+
+def item_scale_issues(fields: Iterable[tuple[str, str]]) -> list[tuple[str, Finding]]:
+    """One amount style per item (issue 30 d): the prose fields of one item (field name, zh-TW text) write
+    their amounts either the source's way (「324 百萬美元」, when a gold needs it) or the Taiwan way (「3.24
+    億美元」), not both — a reader of the item sees one convention. The finding names the field in the source
+    style and the field it disagrees with."""
+    source = taiwan = None
+    for field, zh in fields:
+        if source is None and (m := _SOURCE_AMOUNT_RE.search(zh)):
+            source = (field, zh, m)
+        if taiwan is None and (m := _TAIWAN_AMOUNT_RE.search(zh)):
+            taiwan = (field, zh, m)
+    if source is None or taiwan is None or source[0] == taiwan[0]:
+        return []  # one field mixing both is the per-string rule's finding
+    field, zh, m = source
+    return [(field, Finding("convention", f"同一題的金額單位要一致：「{m.group()}」與 {taiwan[0]} 的「{taiwan[2].group()}」"
+                                          "混用，請整題一律寫成億／萬（標準答案需要原文單位時，在問題中註明單位）",
+                            _snippet(zh, m.start(), m.end()), found=m.group(), code="mixed_scale_item"))]
+
+
 # ---------------------------------------------------------------------------------------------
 # tables and whole translations
 
