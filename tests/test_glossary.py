@@ -183,6 +183,10 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     ("other postretirement plans", "其他退休後計畫", "其他退休後福利計畫"),
     ("the reverse stock split effected on october 6 , 2016", "2016 年 10 月 6 日生效之反向股票分割",
      "2016 年 10 月 6 日生效之反向分割（併股）"),
+    # issue 30 (h): equity-method line items as a Taiwan statement heads them
+    ("equity earnings ( loss ) net of tax", "權益法投資收益（損失），稅後淨額", "採用權益法認列之投資損益，稅後淨額"),
+    ("equity-method investments", "權益法投資", "採用權益法之投資"),
+    ("equity affiliates' income", "權益法關聯企業之收益", "採用權益法認列之關聯企業收益"),
 ])
 def test_decided_renderings_are_enforced(en, bad, good):
     """The losing variant of a translators' DECISION is reported even where the numeral rule cannot see it."""

@@ -142,11 +142,13 @@ def test_millions_kept_only_for_golds_money_only_and_quoted_amounts_are_no_unit(
     assert flagged(_conv(sentence, ("2006 年的股利總額是多少？", "41", 41.0, "41"))) == 0
     assert flagged(_conv(sentence, ("2006 年的股利總額是多少（百萬美元）？", "41", 41.0, "41"))) == 2
     # an amount the question quotes (「$ 375 百萬」) is not a unit the question asks in: the evidence keeps its
-    # 百萬 (not counted); the quoted 375, which no gold computes with, is itself counted
-    assert flagged(_conv(sentence, ("與 $ 375 百萬相比，2006 年的股利總額是多少？", "41", 41.0, "41"))) == 1
+    # 百萬, and so does the question's quoted 375 — one style per item (issue 30 d)
+    assert flagged(_conv(sentence, ("與 $ 375 百萬相比，2006 年的股利總額是多少？", "41", 41.0, "41"))) == 0
+    # where no gold needs the source scale, every such amount of the item is counted, the quoted one too
+    assert flagged(_conv(sentence, ("與 $ 375 百萬相比，2006 年的股利總額是多少百萬美元？", "41", 41.0, "41"))) == 3
     # 百萬桶油當量 is a unit name, not a money amount in the source's scale
     assert flagged(_conv("儲量增加 28 百萬桶油當量。", ("比率是多少？", "divide(28, 56)", 0.5, "50%"))) == 0
-    # one style per field: a needed 十億 amount keeps the 百萬 amount beside it
+    # one style per item: a needed 十億 amount keeps the 百萬 amount beside it
     assert flagged(_conv("營收 1.2 十億美元，費用 411 百萬美元。", ("營收是多少？", "1.2", 1.2, "1.2"))) == 0
 
 

@@ -89,7 +89,9 @@ TERMS = ("稅務部位", "其後", "第 1 類資本", "第 2 類資本", "營業
          "營業活動提供", "投資活動使用", "籌資活動使用",
          # issue 30 round 3 (r30b class 3): more filing terms written literally
          "出售利得", "已實現利得", "稅後利得", "稅前利得", "每股普通股", "未結清", "合約基礎無形資產", "子公司權益中之非控制權益",
-         "承諾—", "退休後計畫", "反向股票分割", "出行業務", "出行部門")
+         "承諾—", "退休後計畫", "反向股票分割", "出行業務", "出行部門",
+         # issue 30 (h): equity-method line items written word by word
+         "權益法投資收益", "權益法關聯企業")
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,12 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("caption ending 如下： (evidence prose)", _regex(r"如下[^。；]{0,20}[：:]\s*。?\s*$"), frozenset({EVIDENCE_TEXT})),
     # r30b class 7: the fourth quarter written as the English filing's period 「截至 2010 年 12 月 31 日止季度」 (第 4 季)
     Pattern("quarter ended december 31 (prose)", _regex(r"截至(?: (?:19|20)\d\d 年)? 12 月 31 日止(?:之)?季度"), PROSE),
+    # issue 30 (h): a bare 「備抵」 (a loan's loss allowance is 備抵損失; 備抵評價, 備抵呆帳, 備抵放款損失 and
+    # ALLL's 「放款及租賃損失備抵」 are their own terms), 被-passives (「被收購者」 is the IFRS 3 term), and
+    # questions opening with a literal 「2017 年時」 ("in 2017 what was …")
+    Pattern("bare 備抵", _regex(r"(?<!損失)備抵(?!損失|評價|呆帳|放款)"), ALL),
+    Pattern("被-passive (prose)", _regex(r"被(?!收購者)"), PROSE),
+    Pattern("「N 年時」 (questions)", _regex(r"(?:19|20)\d\d 年時"), frozenset({QUESTION})),
     *(Pattern(f"term {t}", _regex(re.escape(t)), ALL) for t in TERMS),
 )
 
