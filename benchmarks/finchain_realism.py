@@ -36,6 +36,9 @@ Patterns (items counted, not occurrences; the rules live in finchain_tw_template
 - quantile_not_stated: a normal-distribution question at a confidence level that does not give the z value.
 - annuity_factor_not_stated: a solution that multiplies by an annuity factor the question does not give.
 - internet_bank_capital_under_100億: a 純網路銀行 with equity or paid-in capital under NT$100 億 (FACTS.md §2).
+- pep_rule_not_stated: a KYC score counting a 重要政治性職務人士 without the rule that a current foreign PEP is
+  high risk outright (金融機構防制洗錢辦法; FACTS.md 1.7).
+- wording_not_taiwan: 自營商 as an occupation (it is a securities dealer), 地區基礎 (地點基礎), 出售淨得 (出售淨額).
 - scorer_rejects_gold (with --scorer): the scorer rejects 「答案：<gold>」.
 """
 

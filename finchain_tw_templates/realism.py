@@ -245,6 +245,24 @@ def internet_bank_capital_too_small(r: Mapping[str, Any]) -> bool:
                                     for x in _INTERNET_BANK_CAPITAL.findall(q))
 
 
+def pep_rule_not_stated(r: Mapping[str, Any]) -> bool:
+    """A KYC score that counts a 重要政治性職務人士 without saying whether the PEP is a current foreign one, whom
+    金融機構防制洗錢辦法 makes high risk outright (a domestic PEP is risk-assessed) (FACTS.md 1.7)."""
+    q = r["question"]
+    if "重要政治性職務人士" not in q or "分" not in q:
+        return False
+    return not ("現任國外政府之重要政治性職務人士" in q and "直接列為高風險" in q)
+
+
+# words FinChain once used that Taiwan writes otherwise: 自營商 is a securities dealer, not a self-employed
+# person; GHG scope 2 is 地點基礎 (location-based); a sale's proceeds net of costs are 出售淨額
+_NOT_TAIWAN_WORDING = re.compile(r"職業[^。]*自營商|地區基礎|出售淨得")
+
+
+def wording_not_taiwan(r: Mapping[str, Any]) -> bool:
+    return bool(_NOT_TAIWAN_WORDING.search(r["question"] + "\n" + str(r.get("solution") or "")))
+
+
 CHECKS = {
     "tax_not_20_no_assumption": tax_not_20_without_assumption,
     "real_brand_name": real_brand_name,
@@ -266,6 +284,8 @@ CHECKS = {
     "quantile_not_stated": quantile_not_stated,
     "annuity_factor_not_stated": annuity_factor_not_stated,
     "internet_bank_capital_under_100億": internet_bank_capital_too_small,
+    "pep_rule_not_stated": pep_rule_not_stated,
+    "wording_not_taiwan": wording_not_taiwan,
 }
 
 

@@ -55,12 +55,15 @@ def test_build_merges_overlay_into_records(tmp_path, sources_root):
     first = recs[0]
     assert first["id"] == "finqa_tw-test-0001" and first["source"]["orig_id"] == "ETR/2016/page_23.pdf-2"
     assert first["answer_value"] == 94.0 and first["task_type"] == "numeric" and first["lang"] == "zh-TW"
-    assert first["context"]["table"] == ETR_TABLE and first["context"]["setting"] == "gold_evidence"
-    # table evidence is rendered from the translated table, in the English evidence's order
-    assert first["context"]["evidence"] == ["2014 年淨營收為 $ 5735（單位：百萬）。", "2015 年淨營收為 $ 5829（單位：百萬）。"]
+    # the record's table is the overlay's as a Taiwan table prints it: separators, FinQA's duplicates once
+    assert first["context"]["table"][1] == ["2014 年淨營收", "$ 5,735"] and first["context"]["setting"] == "gold_evidence"
+    assert first["context"]["table"][4] == ["Waterford 3 號機組蒸汽產生器更換準備", "-32"]
+    assert [row[0] for row in first["context"]["table"]] == [row[0] for row in ETR_TABLE]
+    # table evidence is rendered from that table, in the English evidence's order
+    assert first["context"]["evidence"] == ["2014 年淨營收為 $ 5,735（單位：百萬）。", "2015 年淨營收為 $ 5,829（單位：百萬）。"]
     assert [e["key"] for e in first["original_en"]["evidence"]] == ["table_1", "table_8"]
     assert first["messages"][-1]["content"].endswith("問題：" + ETR["question"])
-    assert "| 2014 年淨營收 | $ 5735 |" in first["messages"][-1]["content"]
+    assert "| 2014 年淨營收 | $ 5,735 |" in first["messages"][-1]["content"]
     assert "答案：" in first["messages"][0]["content"]
     manifest = json.loads((out / "build_manifest.json").read_text(encoding="utf-8"))
     assert manifest["finqa"]["translated"] == 2 and manifest["finqa"]["excluded"] == []

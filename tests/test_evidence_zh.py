@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -12,13 +13,13 @@ from tw_fin_eval.zhcheck.patterns import nested_brackets, repeated_lead
 
 def test_the_issue_example():
     table = [["（百萬美元）", "金額"], ["2015 年淨營收", "$ 5829"]]
-    assert render_row(table, 1) == "2015 年淨營收為 $ 5829（單位：百萬美元）。"
+    assert render_row(table, 1) == "2015 年淨營收為 $ 5,829（單位：百萬美元）。"
 
 
 def test_unit_from_a_column_bracket_without_nesting():
     table = [["", "金額（百萬）"], ["2014 年淨營收", "$ 5735"]]
     text = render_row(table, 1)
-    assert text == "2014 年淨營收為 $ 5735（單位：百萬）。"
+    assert text == "2014 年淨營收為 $ 5,735（單位：百萬）。"
     assert nested_brackets(text) == 0
 
 
@@ -54,17 +55,17 @@ def test_duplicated_numbers_are_written_once_in_prose():
     text = render_row([["", "2007", "2006"], ["預期波動率", "27% ( 27 % )", "$ -32 ( 32 )"]], 1)
     assert text == "預期波動率：2007 年 27%、2006 年 $ -32。"
     # a label carries FinQA's duplicate too
-    assert render_row([["", "金額"], ["3.50% ( 3.50 % ) 票據", "1000"]], 1) == "3.50% 票據為 1000。"
+    assert render_row([["", "金額"], ["3.50% ( 3.50 % ) 票據", "1000"]], 1) == "3.50% 票據為 1,000。"
 
 
 def test_a_header_row_that_is_data_names_no_column():
     table = [["Metavante 普通股價值", "$ 4066.4"], ["總收購價格", "$ 4187.8"]]
-    assert render_row(table, 1) == "總收購價格為 $ 4187.8。"
+    assert render_row(table, 1) == "總收購價格為 $ 4,187.8。"
 
 
 def test_different_units_per_column_stay_with_their_values():
     table = [["", "耗用加侖數（單位：百萬）", "總成本（百萬美元）"], ["2012", "2723", "$ 8717"]]
-    assert render_row(table, 1) == "2012 年：耗用加侖數 2723（單位：百萬）、總成本 $ 8717（單位：百萬美元）。"
+    assert render_row(table, 1) == "2012 年：耗用加侖數 2,723（單位：百萬）、總成本 $ 8,717（單位：百萬美元）。"
 
 
 def test_every_cell_number_survives():
@@ -81,10 +82,10 @@ def test_ocr_dash_codes_read_as_a_dash_unless_a_gold_computes_with_them():
              ["基礎營業利益", "$ 2098", "$ 2014", "$ 2014.5"]]
     assert render_row(table, 1) == "未攤銷折價：2012 年為 —、2011 年為 —、2010 年為 —（單位：百萬美元）。"
     # a gold program that computes with 2014 makes it a value; other numbers are never touched
-    assert "2011 年 $ 2014、" in render_row(table, 2, frozenset({2014.0}))
-    assert "2010 年 $ 2014.5" in render_row(table, 2, frozenset({2014.0}))
+    assert "2011 年 $ 2,014、" in render_row(table, 2, frozenset({2014.0}))
+    assert "2010 年 $ 2,014.5" in render_row(table, 2, frozenset({2014.0}))
     assert "2011 年為 —" in render_row(table, 2)  # no program uses it: the dash it stands for
-    assert render_row([["", "金額"], ["2015 年營收", "$ 2015"]], 1) == "2015 年營收為 $ 2015。"
+    assert render_row([["", "金額"], ["2015 年營收", "$ 2015"]], 1) == "2015 年營收為 $ 2,015。"  # not a dash code: a number
 
 
 def test_columns_naming_one_quantity_for_several_years_say_it_once():
@@ -92,13 +93,13 @@ def test_columns_naming_one_quantity_for_several_years_say_it_once():
              ["歐亞策略事業單位", "1590", "1670"]]
     assert render_row(table, 1) == "營收總額：2017 年 $ 10,530、2016 年 $ 10,281（單位：百萬美元）。"
     # under another row label the columns keep their names, year first, the shared name said once
-    assert render_row(table, 2) == "歐亞策略事業單位：2017 年營收總額為 1590、2016 年為 1670（單位：百萬美元）。"
+    assert render_row(table, 2) == "歐亞策略事業單位：2017 年營收總額為 1,590、2016 年為 1,670（單位：百萬美元）。"
     assert render_row([["", "2017 年營收", "2016 年營收"], ["營收", "1", "2"]], 1) == "營收：2017 年為 1、2016 年為 2。"
     # a header that is not a name plus a year is left alone
-    assert "依會計年度之應付款項—合計為 $ 8290.6、2018 年為 604.2" in render_row(
+    assert "依會計年度之應付款項—合計為 $ 8,290.6、2018 年為 604.2" in render_row(
         [["", "依會計年度之應付款項—合計", "依會計年度之應付款項—2018"], ["長期債務", "$ 8290.6", "604.2"]], 1)
     mixed = render_row([["", "百慕達子公司 2008", "美國子公司 2008"], ["法定資本", "$ 7001", "$ 1"]], 1)
-    assert mixed == "法定資本：2008 年百慕達子公司 $ 7001、美國子公司 $ 1。"
+    assert mixed == "法定資本：2008 年百慕達子公司 $ 7,001、美國子公司 $ 1。"
     # dates are labels, not "a name plus a year"
     assert render_row([["", "12/31/2011", "2015"], ["餘額", "5", "6"]], 1) == "餘額：2011 年 12 月 31 日為 5、2015 年為 6。"
 
@@ -140,11 +141,11 @@ def test_rows_read_under_their_section_header_and_a_redundant_year_lead_is_dropp
 
 def test_a_date_column_header_names_the_label_and_change_columns_between_years():
     assert render_row([["既得日", "限制型股票單位"], ["2011 年 1 月 25 日", "8000"]], 1) == \
-        "既得日為 2011 年 1 月 25 日之限制型股票單位為 8000。"
+        "既得日為 2011 年 1 月 25 日之限制型股票單位為 8,000。"
     # 「截至…」 stays a time lead
     assert render_row([["截至 12 月 31 日止年度", "2015"], ["營收", "$ 10"]], 1).startswith("截至 12 月 31 日止年度，")
     table = [["（百萬美元）", "2009", "2008 20142007"], ["部門銷貨淨額", "$ 7146", "( 41 ) % (  % )"]]
-    assert render_row(table, 1) == "部門銷貨淨額：2009 年 $ 7146、2008 年較 2007 年減少 41%（單位：百萬美元）。"
+    assert render_row(table, 1) == "部門銷貨淨額：2009 年 $ 7,146、2008 年較 2007 年減少 41%（單位：百萬美元）。"
     assert render_row([["", "2015"], ["變動", "( 3.5 ) %"]], 1) == "2015 年變動為 -3.5%。"
 
 
@@ -154,7 +155,7 @@ def test_us_dates_inside_labels_footnote_header_rows_and_generic_period_leads():
     assert "2004 年 12 月 1 日至 2005 年 1 月 31 日" in render_row([["", "12/01/04 - 01/31/05"], ["股數", "6"]], 1)
     # a row of footnote letters over the real header row
     table = [["", "( a )", "( b )"], ["", "已發行", "庫藏"], ["普通股", "6015", "12"]]
-    assert render_row(table, 2) == "普通股：已發行 6015、庫藏 12。"
+    assert render_row(table, 2) == "普通股：已發行 6,015、庫藏 12。"
     # 「期間」 over the label column names nothing
     assert render_row([["期間", "買回股份總數"], ["合計", "7673266"]], 1) == "合計：買回股份總數為 7,673,266。"
 
@@ -253,14 +254,56 @@ def test_a_sentence_cut_after_an_abbreviation_is_one_evidence_entry():
         Evidence("text_0", "we accounted for payments under apb no ."), Evidence("text_1", "25 's intrinsic value method ."),
         Evidence("text_2", "revenue grew ."), Evidence("text_4", "as of dec ."), Evidence("table_1", "row")])
     assert [[e.key for e in run] for run in evidence_runs(item)] == [["text_0", "text_1"], ["text_2"], ["text_4"], ["table_1"]]
+    # a translation that ends its sentence there (or marks a cut 「……」) says the source lost words: not joined
+    from tw_fin_eval.overlay import Overlay
+
+    ov = Overlay(path=Path("x.jsonl"), line=1, data={"evidence": {"text_0": "本公司依相關的美國……"}})
+    assert [[e.key for e in run] for run in evidence_runs(item, ov)][:2] == [["text_0"], ["text_1"]]
     assert join_fragments(["本公司係依 APB 第", "25 號意見書之內含價值法處理。"]) == "本公司係依 APB 第 25 號意見書之內含價值法處理。"
     assert join_fragments(["設有部分美國", "事業單位。"]) == "設有部分美國事業單位。"
 
 
-def test_thousands_separators_leave_years_and_small_rows_alone():
+def test_thousands_separators_group_every_amount_and_leave_years_alone():
     assert render_row([["", "2015", "2014"], ["營收", "$ 2140", "$ 13893"]], 1) == "營收：2015 年 $ 2,140、2014 年 $ 13,893。"
-    assert render_row([["", "2015", "2014"], ["營收", "$ 2140", "$ 1893"]], 1) == "營收：2015 年 $ 2140、2014 年 $ 1893。"
+    assert render_row([["", "2015", "2014"], ["營收", "$ 2140", "$ 1893"]], 1) == "營收：2015 年 $ 2,140、2014 年 $ 1,893。"
+    # a column of years, a year in a row about dates, a year in a header: years
     assert render_row([["", "到期年度", "面額"], ["票據", "2018", "$ 25000"]], 1) == "票據：到期年度為 2018、面額為 $ 25,000。"
+    table = [["", "金額"], ["到期年度", "2019"], ["面額", "5000"]]
+    assert render_row(table, 1) == "到期年度為 2019。" and render_row(table, 2) == "面額為 5,000。"
+
+
+def test_the_table_prints_what_the_evidence_prints():
+    """Issue 30 (f, g): the record's table is printed as a Taiwan table is — duplicates once, a dash code as
+    「—」 (a number where a gold computes with it, in the gold's rows), separators — and every sentence reads
+    its figures from it."""
+    from tw_fin_eval.evidence_zh import display_table
+
+    table = [["（百萬美元）", "2013", "2012"], ["K 專案", "-34 ( 34 )", "2014"], ["營業利益", "$ 2098", "$ 2014"],
+             ["成長率", "6.5% ( 6.5 % )", "71%/79% ( 71%/79 % )"]]
+    shown = display_table(table, frozenset({2014.0}), frozenset({2}))
+    assert shown == [["（百萬美元）", "2013", "2012"], ["K 專案", "-34", "—"], ["營業利益", "$ 2,098", "$ 2,014"],
+                     ["成長率", "6.5%", "71%/79%"]]
+    assert display_table(shown, frozenset({2014.0}), frozenset({2})) == shown  # idempotent
+    assert display_table(table)[2][2] == "—"  # no gold computes with 2014: the dash it stands for
+    for row in range(1, 4):
+        sentence = render_row(shown, row, frozenset({2014.0}))
+        figures = re.findall(r"(?<![\d,.])\d[\d,]*(?:\.\d+)?%?(?![\d,.%]| ?年)", sentence.split("：", 1)[-1])
+        assert figures or "—" in sentence
+        cells = " ".join(shown[row][1:])
+        assert all(f in cells for f in figures), (sentence, cells)
+    # a header of years over label-less rows groups the first column too; header and labels are left alone
+    assert display_table([["2004", "2003"], ["$ 61592", "$ 7046"]]) == [["2004", "2003"], ["$ 61,592", "$ 7,046"]]
+    assert display_table([["", "2015"], ["2015 年 12.25% ( 12.25 % ) 票據", "1000"]])[1] == ["2015 年 12.25% 票據", "1,000"]
+
+
+def test_the_data_checker_accepts_the_taiwan_printing_and_nothing_else():
+    from tw_fin_eval.zhcheck.rules import displayed_as, table_issues
+
+    en = [["", "2013", "2012"], ["k project", "-34 ( 34 )", "2014"], ["profit", "$ 2098", "( 41 ) % (  % )"]]
+    zh = [["", "2013", "2012"], ["K 專案", "-34", "—"], ["利益", "$ 2,098", "-41%"]]
+    assert table_issues(en, zh, displayed=True) == []
+    assert table_issues(en, zh)  # an overlay must copy the cells as they are
+    assert not displayed_as("$ 2098", "$ 2,089") and not displayed_as("1234", "—") and not displayed_as("-34 ( 34 )", "34")
 
 
 def test_every_number_of_every_committed_evidence_row_survives(sources_root):

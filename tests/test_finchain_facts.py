@@ -123,6 +123,38 @@ def test_large_cash_report_is_one_transaction_filed_with_the_investigation_burea
     assert summed_but_no_single >= 10  # the case a summing rule gets wrong occurs
 
 
+def test_kyc_foreign_pep_is_high_risk_whatever_the_points():
+    """kyc_basic1 (r30b, FACTS.md 1.7): the question says whether a PEP is a current domestic or foreign one and
+    states the rule; a current foreign PEP is 高 even on a low score, a domestic PEP adds the bank's 2 points."""
+    foreign_low_score = domestic = 0
+    for seed in SEEDS:
+        p = _run("kyc_basic1", seed)
+        assert "直接列為高風險" in p.question and "自營商" not in p.question
+        assert not realism.pep_rule_not_stated({"question": p.question}), seed
+        score = p.params["_job"] + p.params["_country"] + p.params["_volume"] + p.params["_pep"]
+        if "是否為重要政治性職務人士：現任國外政府" in p.question:
+            assert p.answer_text == "高", seed
+            foreign_low_score += score <= 6
+        elif "是否為重要政治性職務人士：現任國內政府" in p.question:
+            assert p.params["_pep"] == 2 and p.answer_text == ("低" if score <= 3 else "中" if score <= 6 else "高")
+            domestic += 1
+        else:
+            assert p.params["_pep"] == 0 and "是否為重要政治性職務人士：否" in p.question
+    assert foreign_low_score >= 10 and domestic >= 10  # both cases, and the case a points-only rule gets wrong
+
+
+@pytest.mark.parametrize("question, flagged", [
+    ("職業別（自營商 2 分）、是否為重要政治性職務人士（是 2 分、否 0 分）。新客戶為自營商。", True),
+    ("職業別（自營業者 2 分）、重要政治性職務人士（現任國內政府或國際組織之重要政治性職務人士 2 分）；"
+     "客戶為現任國外政府之重要政治性職務人士者，直接列為高風險。", False),
+])
+def test_pep_and_wording_checks(question, flagged):
+    assert realism.pep_rule_not_stated({"question": question}) is flagged
+    assert realism.wording_not_taiwan({"question": question}) is flagged
+    assert realism.wording_not_taiwan({"question": "請問市場基礎的範疇二排放量比地區基礎少了多少比例？"})
+    assert not realism.wording_not_taiwan({"question": "自營商持有部位的評價損益是多少？"})  # the securities dealer
+
+
 def test_structuring_rule_is_consistent_with_the_single_transaction_threshold():
     for seed in range(50):
         p = _run("aml_intermediate2", seed)
@@ -178,7 +210,7 @@ def test_facts_md_states_the_figures_facts_py_uses():
     for needle in ("NT$500,000", "法務部調查局", "5 個營業日", "NT$100 億", "7%", "8.5%", "10.5%", "NT$300 萬",
                    "0.01；10–未滿 50：0.05", "1,000 以上：5", "2,000 股", "每點 NT$200", "每點 NT$50", "20%",
                    "0.3%", "0.1%", "2.11%", "NT$20,000", "28%", "8.5%", "NT$80,000", "6%", "2.326", "1.645",
-                   "1.960", "2026-12-02"):
+                   "1.960", "2026-12-02", "現任國外政府", "直接視為高風險客戶", "第 10 條"):
         assert needle in text, needle
     for bound, step in facts.STOCK_OPTION_STRIKE_STEPS[:-1]:
         assert f"未滿 {bound:,}：{step:g}" in text, (bound, step)

@@ -14,6 +14,7 @@ import pytest
 import finchain_tw_templates.topics as topics
 from finchain_tw_templates import common, core
 from finchain_tw_templates.generate import SelectionError, coverage, generate_records, main, ordered_specs
+from tw_fin_eval import DATA_VERSION
 
 REPO = Path(__file__).resolve().parent.parent
 GENERATE = REPO / "finchain_tw_templates" / "generate.py"
@@ -82,7 +83,7 @@ def test_records_follow_the_format_and_release_order():
         assert r["context"] == {"table": None, "evidence": [], "setting": None}
         assert r["program"] is None and r["original_en"] is None
         assert r["meta"] == {"translation": "原創在地化模板（非翻譯）", "review_status": "unreviewed",
-                             "version": "0.2"}
+                             "version": DATA_VERSION}
         assert r["messages"][-1] == {"role": "user", "content": r["question"]}
         assert r["messages"][0]["role"] == "system"
         assert r["solution"].startswith("步驟 1：") and r["solution"].splitlines()[-1] == f"答案：{r['answer']}"

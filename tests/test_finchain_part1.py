@@ -683,6 +683,8 @@ def _(p):
 @oracle("kyc_basic1")
 def _(p):
     score = p["_job"] + p["_country"] + p["_volume"] + p["_pep"]
+    if p["_foreign_pep"]:  # FACTS.md 1.7: a current foreign PEP is high risk whatever the points
+        return [score], "高"
     return [score], "低" if score <= 3 else "中" if score <= 6 else "高"
 
 

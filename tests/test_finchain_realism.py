@@ -161,7 +161,9 @@ def test_rounding_clauses_are_read_back_by_the_one_rule():
 def test_shipped_release_keeps_its_size_and_order():
     recs = generate_records(seeds=10)
     assert len(recs) == 2900 and recs[0]["id"] == "finchain_tw-0001" and recs[-1]["id"] == "finchain_tw-2900"
-    assert all(r["meta"]["version"] == "0.2" for r in recs)
+    from tw_fin_eval import DATA_VERSION
+
+    assert all(r["meta"]["version"] == DATA_VERSION for r in recs)
 
 
 def test_card_changelog_names_the_data_version():

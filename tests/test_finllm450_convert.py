@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_finllm450_synth import LAYOUT, ROWS, SHEET, write_workbook
-from tw_fin_eval import prompts
+from tw_fin_eval import DATA_VERSION, prompts
 from tw_fin_eval.cli import main as cli_main
 from tw_fin_eval.sources import finllm450 as conv
 
@@ -105,7 +105,7 @@ FULL_0011 = {
                                       "以頓號分隔，例如「答案：1、3」。"},
         {"role": "user", "content": ROWS[10]["題目"]},
     ],
-    "meta": {"translation": "原為繁體中文，未翻譯", "review_status": "bank_reviewed", "version": "0.2",
+    "meta": {"translation": "原為繁體中文，未翻譯", "review_status": "bank_reviewed", "version": DATA_VERSION,
              "review_comment": None},
 }
 FULL_0015 = {
@@ -135,7 +135,7 @@ FULL_0015 = {
         {"role": "system", "content": prompts.SYSTEM_CASE},
         {"role": "user", "content": "某出口商預計三個月後收到 100 萬美元貨款，擔心新臺幣升值。\n請說明可使用哪些避險工具，並比較其優缺點。"},
     ],
-    "meta": {"translation": "原為繁體中文，未翻譯", "review_status": "bank_fixed", "version": "0.2",
+    "meta": {"translation": "原為繁體中文，未翻譯", "review_status": "bank_fixed", "version": DATA_VERSION,
              "review_comment": "情境數字已更新為 100 萬美元"},
 }
 

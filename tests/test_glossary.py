@@ -108,6 +108,13 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     assert terms["communications sites"] == "通訊站址"
     assert terms["loss and loss expense ratio / loss and LAE ratio"] == "損失及理賠費用率"
     assert terms["prior period development / prior year reserve development (insurance)"] == "以前年度賠款準備金發展"
+    # issue 30 round 3 (r30b review)
+    assert terms["dividends declared per common share"] == "普通股每股宣告股利"
+    assert terms["outstanding fuel hedges / derivatives outstanding"] == "未平倉燃料避險合約 / 未平倉衍生工具"
+    assert terms["contract-based intangible assets"] == "合約相關無形資產"
+    assert terms["postretirement plans"] == "退休後福利計畫" and terms["reverse stock split"] == "反向分割（併股）"
+    assert terms["mobility (ride-hailing segment)"] == "叫車業務"
+    assert "處分土地利益" in terms["gain on sale / gain on disposal (land, investments, property)"]
 
 
 @pytest.mark.parametrize("en,bad,good", [
@@ -157,12 +164,50 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     ("cash provided by operating activities", "營業活動提供之現金", "營業活動之現金流入"),
     ("what was cash spent from investing activities?", "投資活動使用的現金是多少？", "投資活動之現金流出是多少？"),
     ("cash used in financing activities", "籌資活動使用之現金", "籌資活動之現金流出"),
+    # issue 30 round 3 (r30b): gains on disposal, per-share word order, open hedges, PPA lines, commitments
+    ("gain on land sales", "土地出售利得", "處分土地利益"),
+    ("gain on sale of ownership interests in unconsolidated companies", "出售未合併公司所有權權益之利得",
+     "處分未合併公司股權利益"),
+    ("gains from sales of depreciated property", "出售已提列折舊之不動產的利得", "處分已提列折舊不動產之利益"),
+    ("gross realized gains and losses for 2006", "2006 年已實現利得總額及已實現損失總額",
+     "2006 年已實現利益總額及已實現損失總額"),
+    ("pretax gains for the sale of mastercard shares", "出售萬事達卡股份的稅前利得", "處分萬事達卡股份之稅前利益"),
+    ("dividends declared per common share", "每股普通股宣告股利", "普通股每股宣告股利"),
+    ("cash dividends paid per common share", "每股普通股支付之現金股利", "普通股每股發放之現金股利"),
+    ("the aggregate fair values of our outstanding fuel hedges", "本公司未結清燃料避險合約的公允價值總額",
+     "本公司未平倉燃料避險合約的公允價值總額"),
+    ("net fair value of derivatives outstanding", "未結清衍生工具之公允價值淨額", "未平倉衍生工具之公允價值淨額"),
+    ("contract-based intangible assets", "合約基礎無形資產", "合約相關無形資產"),
+    ("minority interest in equity of subsidiary", "子公司權益中之非控制權益", "非控制權益"),
+    ("commitment capacity", "承諾—容量", "容量購買承諾"),
+    ("other postretirement plans", "其他退休後計畫", "其他退休後福利計畫"),
+    ("the reverse stock split effected on october 6 , 2016", "2016 年 10 月 6 日生效之反向股票分割",
+     "2016 年 10 月 6 日生效之反向分割（併股）"),
+    # issue 30 (h): equity-method line items as a Taiwan statement heads them
+    ("equity earnings ( loss ) net of tax", "權益法投資收益（損失），稅後淨額", "採用權益法認列之投資損益，稅後淨額"),
+    ("equity-method investments", "權益法投資", "採用權益法之投資"),
+    ("equity affiliates' income", "權益法關聯企業之收益", "採用權益法認列之關聯企業收益"),
 ])
 def test_decided_renderings_are_enforced(en, bad, good):
     """The losing variant of a translators' DECISION is reported even where the numeral rule cannot see it."""
     findings = [f for f in check_translation(en, bad) if f.rule == "convention"]
     assert len(findings) == 1 and findings[0].fix in good, findings
     assert check_translation(en, good) == []
+
+
+def test_prc_segment_names_are_forbidden(glossary):
+    """Uber's mobility segment is 叫車業務 in Taiwan; 出行業務／出行部門 is PRC usage (FA-0043), 出行 alone is not."""
+    assert [f.fix for f in check_translation("25% in mobility", "出行業務成長 25%")] == ["叫車業務"]
+    assert [f.fix for f in check_translation("mobility segment growth: 25%", "出行部門成長：25%")] == ["叫車業務"]
+    assert check_translation("25% in mobility", "叫車業務成長 25%") == []
+    assert find_prc_terms("旅客出行需求") == []
+
+
+def test_capital_gain_stays_when_no_disposal_is_named():
+    """「資本利得」 is Taiwan usage: the disposal rule fires only where the English names a sale or a realised gain."""
+    assert check_translation("capital gain distributions received", "收到之資本利得分配") == []
+    assert check_translation("gain on sale of land and capital gain distributions",
+                             "處分土地利益及資本利得分配") == []
 
 
 def test_not_listed_as_forbidden(glossary):

@@ -12,7 +12,11 @@ via `verdict`):
 5. an uncertain conclusion («可能是符合», «不一定», «未必», «也許是甲方案») is neither yes nor no nor a label;
 6. a conclusion with an alternative that reads the other way («是或否», «符合，但也可能不符合», «甲方案（或許是乙方案）»)
    is undecided;
-7. a reply without an answer line that refuses is `refused` even when a closing courtesy follows it.
+7. a reply without an answer line that refuses is `refused` even when a closing courtesy follows it;
+8. a bound is not a value («至少 12.5%», «12.5% 以上», «不到 13%», «12.5%±0.5%»), and a rounder restatement in the
+   same unit is a second value («12.5%，四捨五入後約 13%», «12.5%（約 13%）»);
+9. a decrease word keeps its sign across an approximation («減少大約 5.2%», «縮水近兩成»), in both scripts and in
+   Taiwan market usage («重挫», «少賺», «轉虧», «12.5 趴»).
 """
 
 from __future__ import annotations
@@ -84,8 +88,8 @@ def test_higher_or_a_plain_comparison_keeps_the_sign(response):
 
 
 def test_a_bound_is_not_a_difference():
-    # 「低於 5%」 with nothing compared states a level below 5%, it is not −5
-    assert extract.read_answer_line("低於 5%").num.bare == 5.0
+    # 「低於 5%」 with nothing compared is a bound (an open range), not −5; 「較去年少 320 萬元」 is a difference
+    assert extract.read_answer_line("低於 5%").ambiguous
     assert extract.read_answer_line("较去年少 320 万元").num.bare == -320.0
 
 
@@ -252,3 +256,118 @@ def test_a_closing_line_that_states_the_answer_is_read():
     item = _item(_finchain("請判斷是否可核准（請回答是或否）。", answer="是", text="是"),
                  "經計算可以核准。\n結論：是\n希望這個回答對您有幫助！", ("否",))
     assert item.extracted == "結論：是" and not item.refused
+
+
+# ---- 8. bounds and rounder restatements ------------------------------------------------------------------------
+NET = _finqa("該公司 2019 年的淨利率是多少？", 0.125, "12.5%")
+
+
+@pytest.mark.parametrize("response", [
+    "答案：至少 12.5%", "答案：12.5% 以上", "答案：超過 12.5%", "答案：超过 12.5%", "答案：不低於 12.5%", "答案：不到 12.6%",
+    "答案：低於 12.6%", "答案：最多 12.5%", "答案：逾 12.5%", "答案：12.5% 以內", "答案：12.5% 或以上", "答案：12.5%±0.5%",
+    "Answer: at least 12.5%", "Answer: over 12.5%", "Answer: 12.5% or more", "Answer: up to 12.5%", "答案：≥ 12.5%",
+    "答案：12.5%，差不多 14%", "答案：12.5%（約 14%）", "答案：12.5%（若四捨五入為 13%）", "答案：12.5%，即約 12.8%",
+    "Answer: 12.5%, roughly 14%", "答案：12.5%（约 12.7%）",
+])
+def test_a_bound_or_a_rounder_second_value_is_wrong(response):
+    assert verdict(NET, response) is False
+    assert verdict(dict(NET, answer_value=0.13, answer="13%"), response) is False
+
+
+@pytest.mark.parametrize("response", [
+    "答案：12.5%", "答案：接近 12.5%", "答案：12.5% 左右", "答案：差不多 12.5%", "答案：12.5%，以上為計算結果",
+    "答案：12.5%，約 0.125", "答案：12.5%（約 0.125）", "答案：12.5%（四捨五入至小數點後一位）", "答案：12.5%，高於去年的 10%",
+    "答案：12.5%，低於同業的 15%", "答案：12.5%，約佔營收的八分之一", "答案：12.5%，四捨五入後約 13%", "答案：12.5%（約 13%）",
+    "答案：12.5%，差不多 12%", "Answer: 12.5%, roughly 13%", "答案：12.47%（約 12.5%）",
+])
+def test_an_approximate_or_explained_value_is_one_answer(response):
+    assert verdict(NET, response) is True
+
+
+def test_a_rounder_value_in_another_unit_converts():
+    money = _finqa("該筆交易的金額是多少元？", 1_234_000.0, "1234000")
+    assert verdict(money, "答案：1,234,000 元，約 123 萬元") is True
+    assert verdict(money, "答案：1,234,000 元，約 1,230,000 元") is False
+
+
+# ---- 9. decrease words across an approximation; Taiwan market usage; Chinese numerals ------------------------------
+CHANGE_Q = "該公司營收的變動百分比是多少？"
+
+
+@pytest.mark.parametrize("response", [
+    "答案：減少大約 5.2%", "答案：减少大约 5.2%", "答案：下滑將近 5.2%", "答案：衰退接近 5.2%", "答案：減少約莫 5.2%",
+    "答案：下降了大約 5.2%", "答案：少了 5.2%", "答案：重挫 5.2%", "答案：股價回落 5.2%", "答案：新台幣貶值 5.2%",
+    "答案：減少百分之五點二", "答案：减少百分之五点二", "答案：营收减少了大概 5.2%",
+])
+def test_a_decrease_keeps_its_sign_across_an_approximation(response):
+    assert verdict(_finqa(CHANGE_Q, -0.052, "-5.2%"), response) is True
+    assert verdict(_finqa(CHANGE_Q, 0.052, "5.2%"), response) is False
+
+
+@pytest.mark.parametrize("response", ["答案：縮水近兩成", "答案：营收缩水近两成", "答案：衰退兩成"])
+def test_a_decrease_in_tenths_is_negative(response):
+    assert verdict(_finqa(CHANGE_Q, -0.2, "-20%"), response) is True
+    assert verdict(_finqa(CHANGE_Q, 0.2, "20%"), response) is False
+
+
+@pytest.mark.parametrize("response", ["答案：少賺 320 百萬元", "答案：少赚 320 百萬元", "答案：由盈轉虧 320 百萬元", "答案：虧了 320 百萬元",
+                                      "答案：亏损大概 320 百萬元"])
+def test_taiwan_loss_phrasing_gives_the_sign(response):
+    q = "該公司本期的淨損益較去年變動多少（百萬元）？"
+    assert verdict(_finqa(q, -320.0, "-320"), response) is True
+    assert verdict(_finqa(q, 320.0, "320"), response) is False
+
+
+@pytest.mark.parametrize("response, want", [("答案：12.5 趴", True), ("答案：兩成五", False), ("答案：两成五", False),
+                                            ("答案：一成二五", False), ("答案：13 趴", False)])
+def test_colloquial_percent_and_simplified_tenths(response, want):
+    assert verdict(NET, response) is want
+    assert verdict(_finqa("該公司 2019 年的淨利率是多少？", 0.25, "25%"), "答案：两成五") is True
+
+
+# ---- uncertainty with a degree word, a trailing hedge, a restated question, English lead-ins ------------------------
+@pytest.mark.parametrize("response", ["答案：很可能超過上限", "答案：有可能超過", "答案：極可能超過上限", "答案：傾向於超過上限",
+                                      "答案：是，可能吧", "答案：是（可能）", "Answer: Yes, probably.", "Answer: likely yes",
+                                      "答案：我猜是", "答案：推測是超過"])
+def test_a_hedged_yes_no_is_neither(response):
+    q = "負債比率是否超過上限？"
+    assert verdict(_finqa(q, None, text="yes"), response) is False
+    assert verdict(_finqa(q, None, text="no"), response) is False
+
+
+@pytest.mark.parametrize("response, want", [
+    ("答案：是否超過上限：否", "no"), ("答案：是否超過上限：是", "yes"), ("Answer: I think yes", "yes"),
+    ("Answer: I believe no", "no"), ("答案：確定是", "yes"), ("答案：可以確定超過上限", "yes"), ("答案：是，可能性高", "yes"),
+    ("答案：肯定超過", "yes"),
+])
+def test_a_settled_yes_no_after_a_lead_in(response, want):
+    q = "負債比率是否超過上限？"
+    other = "no" if want == "yes" else "yes"
+    assert verdict(_finqa(q, None, text=want), response) is True
+    assert verdict(_finqa(q, None, text=other), response) is False
+
+
+@pytest.mark.parametrize("response", ["答案：中至高風險", "答案：中或高風險", "答案：中、高風險", "答案：低到中風險",
+                                      "答案：很可能是高風險", "答案：高風險（可能）"])
+def test_a_range_of_labels_or_a_hedged_label_is_pending(response):
+    for gold in ("中風險", "高風險"):
+        assert verdict(_finchain(RISK_Q, answer=gold, text=gold), response, ("低風險", "中風險", "高風險")) == "pending"
+
+
+# ---- corrections phrased as an admitted slip -----------------------------------------------------------------
+@pytest.mark.parametrize("response", [
+    "答案：原本算 8.1，但重新檢查後為 7.6", "答案：8.1；抱歉算錯了，是 7.6", "答案：8.1（筆誤，實為 7.6）", "答案：8.1，不，是 7.6",
+    "答案：8.1 有誤，實際為 7.6", "答案：8.1，算错了，应为 7.6", "Answer: 8.1, sorry, 7.6", "Answer: 8.1 — wait, it is 7.6",
+    "答案：應該是 7.6 而不是 8.1", "答案：8.1⋯⋯不對，是 7.6", "答案：8.1，經驗算後為 7.6",
+])
+def test_an_admitted_slip_is_read_after_it(response):
+    q = "該公司的利息保障倍數是多少？"
+    assert verdict(_finqa(q, 7.6, "7.6"), response) is True
+    assert verdict(_finqa(q, 8.1, "8.1"), response) is False
+
+
+@pytest.mark.parametrize("response", ["答案：正確為 7.6，先前誤植為 8.1", "答案：7.6（先前誤算為 8.1）", "答案：7.6，不是 8.1"])
+def test_the_slip_named_after_the_answer_is_not_the_answer(response):
+    q = "該公司的利息保障倍數是多少？"
+    assert verdict(_finqa(q, 7.6, "7.6"), response) is True
+    assert verdict(_finqa(q, 8.1, "8.1"), response) is False

@@ -142,11 +142,13 @@ def test_millions_kept_only_for_golds_money_only_and_quoted_amounts_are_no_unit(
     assert flagged(_conv(sentence, ("2006 年的股利總額是多少？", "41", 41.0, "41"))) == 0
     assert flagged(_conv(sentence, ("2006 年的股利總額是多少（百萬美元）？", "41", 41.0, "41"))) == 2
     # an amount the question quotes (「$ 375 百萬」) is not a unit the question asks in: the evidence keeps its
-    # 百萬 (not counted); the quoted 375, which no gold computes with, is itself counted
-    assert flagged(_conv(sentence, ("與 $ 375 百萬相比，2006 年的股利總額是多少？", "41", 41.0, "41"))) == 1
+    # 百萬, and so does the question's quoted 375 — one style per item (issue 30 d)
+    assert flagged(_conv(sentence, ("與 $ 375 百萬相比，2006 年的股利總額是多少？", "41", 41.0, "41"))) == 0
+    # where no gold needs the source scale, every such amount of the item is counted, the quoted one too
+    assert flagged(_conv(sentence, ("與 $ 375 百萬相比，2006 年的股利總額是多少百萬美元？", "41", 41.0, "41"))) == 3
     # 百萬桶油當量 is a unit name, not a money amount in the source's scale
     assert flagged(_conv("儲量增加 28 百萬桶油當量。", ("比率是多少？", "divide(28, 56)", 0.5, "50%"))) == 0
-    # one style per field: a needed 十億 amount keeps the 百萬 amount beside it
+    # one style per item: a needed 十億 amount keeps the 百萬 amount beside it
     assert flagged(_conv("營收 1.2 十億美元，費用 411 百萬美元。", ("營收是多少？", "1.2", 1.2, "1.2"))) == 0
 
 
@@ -211,3 +213,24 @@ def test_repeated_lead_counts_a_header_said_in_every_clause(text, flagged):
     from tw_fin_eval.zhcheck.patterns import repeated_lead
 
     assert repeated_lead(text) == flagged
+
+
+def test_page_furniture_and_quarter_rows_count_what_the_review_saw():
+    """r30b classes 6 and 7: a running head, a caption ending at 「如下：」 and 「截至 … 12 月 31 日止季度」 are
+    counted in text evidence / prose; the rewritten forms are not, and a caption followed by its content is prose."""
+    from tw_fin_eval.zhcheck.patterns import PATTERNS
+
+    rows = {p.name: p for p in PATTERNS}
+    head, caption = rows["running head （續） (evidence prose)"], rows["caption ending 如下： (evidence prose)"]
+    quarter = rows["quarter ended december 31 (prose)"]
+    assert head.count("合併財務報表附註—（續）其他無形資產之攤銷費用約為 7,500 萬美元。") == 1
+    assert head.count("其他無形資產之攤銷費用約為 7,500 萬美元。") == 0
+    assert caption.count("截至 2012 年 12 月 31 日的債務到期情形如下（百萬美元）：") == 1
+    assert caption.count("基本與稀釋加權平均流通在外股數之調節如下：。") == 1
+    assert caption.count("截至 2012 年 12 月 31 日之債務到期情形見上表（單位：百萬美元）。") == 0
+    assert caption.count("到期情形如下：2007 年—2,300 萬美元；2008 年—1,900 萬美元。") == 0
+    assert quarter.count("截至 2010 年 12 月 31 日止季度，本公司買回 100 股") == 1
+    assert quarter.count("截至 12 月 31 日止季度：最高 37.28") == 1
+    assert quarter.count("2010 年第 4 季，本公司買回 100 股") == 0
+    assert quarter.count("截至 2010 年 12 月 31 日止年度") == 0
+    assert {head.kinds, caption.kinds} == {frozenset({"evidence_text"})}

@@ -526,3 +526,34 @@ def test_quarter_shorthand_restated_the_taiwan_way():
     assert check_translation(en, "2024 年第 4 季（Q4'24）營收為 5 美元") == []
     assert {f.found for f in check_translation(en, "2023 年第 4 季營收為 5 美元")} == {"24"}
     assert {f.found for f in check_translation(en, "2024 年第 3 季營收為 5 美元")} == {"4", "24"}
+
+
+def test_one_amount_style_per_item():
+    """Issue 30 (d), conv-0146: 「310 百萬美元」 in one evidence sentence and 「2.88 億美元」 in the next is a
+    finding on the item; one style throughout, or a unit name (「百萬桶油當量」), is not."""
+    from tw_fin_eval.zhcheck.rules import item_scale_issues
+
+    mixed = [("evidence.text_0", "租金費用分別為 310 百萬美元及 324 百萬美元。"), ("evidence.text_1", "2007 年 2.88 億美元。")]
+    found = item_scale_issues(mixed)
+    assert [(field, f.code, f.found) for field, f in found] == [("evidence.text_0", "mixed_scale_item", "310 百萬美元")]
+    assert item_scale_issues([("a", "租金費用為 3.1 億美元。"), ("b", "2007 年 2.88 億美元。")]) == []
+    assert item_scale_issues([("a", "租金費用為 310 百萬美元。"), ("b", "2007 年 288 百萬美元。")]) == []
+    assert item_scale_issues([("a", "儲量減少 35 百萬桶油當量。"), ("b", "提撥 2.64 億美元。")]) == []
+    # one string mixing both is the per-string rule's finding, not reported twice
+    assert item_scale_issues([("a", "310 百萬美元及 2.88 億美元。")]) == []
+
+
+def test_the_overlay_check_applies_the_item_style_rule():
+    from pathlib import Path
+
+    from tw_fin_eval.overlay import Overlay, check_overlay
+    from tw_fin_eval.sources.base import Evidence, SourceItem
+    from tw_fin_eval.subsets import get_spec
+
+    item = SourceItem("finqa", "X/2006/page_1.pdf-1", 1, question="what was the rent of $ 288 million in 2007 ?",
+                      evidence=[Evidence("text_0", "rent expense was $ 310 million in 2006 .")])
+    ov = Overlay({"question": "2007 年 2.88 億美元的租金是多少？", "evidence": {"text_0": "2006 年租金費用為 310 百萬美元。"}},
+                 Path("x.jsonl"), 3)
+    assert [(i.field, i.code) for i in check_overlay(get_spec("finqa"), item, ov)] == [("evidence.text_0", "mixed_scale_item")]
+    ov.data["evidence"]["text_0"] = "2006 年租金費用為 3.1 億美元。"
+    assert check_overlay(get_spec("finqa"), item, ov) == []

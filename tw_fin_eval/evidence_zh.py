@@ -6,16 +6,17 @@ table's order, each column's shared lead said once (「依期間劃分之應付�
 $ 109,436」); years as 「2015 年」, a calendar fiscal year as 「2015 年度」, a change column as 「2009 年較
 2008 年減少 6%」; the unit (from the top-left header cell or a column header's bracket) once at the end, no
 nested brackets, FinQA's duplicated numbers (「27% ( 27 % )」, 「-32 ( 32 )」) and OCR debris (「% ( % )」)
-written once or not at all, amounts with thousands separators. The sentence is built from the *translated*
-table, so it always agrees with it; every figure of the row's cells is kept.
+written once or not at all. The sentence is read from the *translated* table as `display_table` prints
+it (thousands separators, a dash code as 「—」), so it always agrees with the record's table; every figure of
+the row's cells is kept.
 
 >>> table = [["（百萬美元）", "金額"], ["2015 年淨營收", "$ 5829"]]
 >>> render_row(table, 1)
-'2015 年淨營收為 $ 5829（單位：百萬美元）。'
+'2015 年淨營收為 $ 5,829（單位：百萬美元）。'
 >>> render_row([["", "2013", "2014"], ["預期波動率", "27% ( 27 % )", "-3 ( 3 )"]], 1)
 '預期波動率：2013 年為 27%、2014 年為 -3。'
 >>> render_row([["", "金額（百萬）"], ["2014 年淨營收", "$ 5735"]], 1)
-'2014 年淨營收為 $ 5735（單位：百萬）。'
+'2014 年淨營收為 $ 5,735（單位：百萬）。'
 >>> render_row([["計畫類別", "剩餘數量（不含 ( a ) 欄）"], ["合計", "5156223"]], 1)
 '計畫類別「合計」：剩餘數量（不含 a 欄）為 5,156,223。'
 """
@@ -41,7 +42,8 @@ _US_MONTH_RE = re.compile(r"(0?[1-9]|1[0-2])/(\d\d)")  # 12/16 in a header row o
 _GENERIC_TIME_LEADS = frozenset({"年度", "年", "期間", "日期", "會計年度", "年份"})
 # the lead of the label column that is about time: 「截至 12 月 31 日止年度」, 「年度」, 「期間」
 _TIME_LEAD_RE = re.compile(r"[年月日]|期間|截至|季")
-_PCT_DUP_RE = re.compile(r"(-?\d[\d,]*(?:\.\d+)?)\s*%\s*\(\s*-?\1\s*%\s*\)")
+# 「27% ( 27 % )」, 「71%/79% ( 71%/79 % )」: FinQA's second rendering of a percent
+_PCT_DUP_RE = re.compile(r"(-?\d[\d,]*(?:\.\d+)?(?:%/-?\d[\d,]*(?:\.\d+)?)*)\s*%\s*\(\s*-?\1\s*%\s*\)")
 _NEG_DUP_RE = re.compile(r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)")
 
 
@@ -136,7 +138,7 @@ def _is_text(value: str) -> bool:
     return bool(re.search(r"[^\W\d_]", value)) and not re.search(r"\d", value)
 
 
-_GROUP_RE = re.compile(r"(?<![\d.,])(-?)(\d{4,})(?=[.\s%)（]|$)(?! ?[年月日])")
+_GROUP_RE = re.compile(r"(?<![\d.,A-Za-z])(-?)(\d{4,})(?=[.\s%)（）]|$)(?! ?[年月日])")  # not 「20ac1000」 (€ OCR)
 
 
 def _grouped(values: list[str], digits: int | None = None) -> list[str]:
@@ -324,6 +326,8 @@ def header_is_data(header: list[str]) -> bool:
     """FinQA tables without a header row use their first data row as one: 「$ 4066.4」 names no column
     (a cell of years only — 「2008 20142007」, OCR for 「2008—2007」 — is a header)."""
     cells = [c.strip() for c in header[1:]]
+    if "—" in cells:
+        return True  # `display_table` printed a dash code of a data cell (「$ 2014」) as 「—」
     return any(re.search(r"\d", c) and not re.search(r"[^\d\s$,.%()\-]", c) and not _YEARS_ONLY_RE.fullmatch(c)
                for c in cells)
 
@@ -343,14 +347,19 @@ def _year_pair(name: str) -> str | None:
 _NAME_AND_VALUE_RE = re.compile(r".*[^\W\d_].*?\s\(?-?\$?\s?-?\d[\d,]*(?:\.\d+)?(?:\s*\(\s*[\d,.]+\s*\))?\)?")
 
 
+def _name_value_cell(text: str, keep: frozenset[float]) -> str:
+    """A cell that says name and value (「2008 年 12 月 31 日負債 2014」): the value once, a trailing dash code
+    read 「—」, five-digit and longer amounts grouped (the name holds years)."""
+    text = _value(text.strip(), keep)
+    m = re.search(rf"\s({_DASH_CODES})$", text)
+    text = text[:m.start()] + " —" if m and float(m.group(1)) not in keep else text
+    return _grouped([text], digits=5)[0]
+
+
 def _render_name_value_row(cells: list[str], keep: frozenset[float]) -> str:
     """A table of one row whose cells each say name and value (FinQA's header-only tables): each cell once —
     「員工離職：2005 年 12 月 31 日負債 $ 20963，2006 年費用 $ 496，…」, a trailing dash code read 「—」."""
-    def cell(text: str) -> str:
-        text = _value(text.strip(), keep)
-        m = re.search(rf"\s({_DASH_CODES})$", text)
-        return text[:m.start()] + " —" if m and float(m.group(1)) not in keep else text
-    parts = _grouped([cell(c) for c in cells[1:] if c.strip()], digits=5)  # cells hold years too
+    parts = [_name_value_cell(c, keep) for c in cells[1:] if c.strip()]
     return _flatten(f"{_date_label(cells[0])}：" + "、".join(parts)) + "。"
 
 
@@ -429,10 +438,10 @@ def _render_unlabelled(table: list[list[str]], row: int, keep: frozenset[float])
         return None
     if (unit := _row_unit(cells)):
         return f"各年度金額{_unit_suffix(unit)}。"
-    if not all(_is_value(c) for c in cells if c.strip()):
+    if not all(_is_value(c) or c.strip() in _PLACEHOLDERS for c in cells if c.strip()):
         return None
     filled = [(h, c) for h, c in zip(header, cells) if c.strip()]
-    parts = list(zip([_date_label(h) for h, _ in filled], _grouped([_value(c, keep) for _, c in filled])))
+    parts = [(_date_label(h), _value(c, keep)) for h, c in filled]
     say_is = any(_needs_is(n, v) for n, v in parts)
     parts = [_item(n, v, say_is) for n, v in parts]
     unit = _unit_row(table)
@@ -547,9 +556,58 @@ def _time_like(label: str) -> bool:
     return _is_time(label) or bool(_LATER_YEARS_RE.fullmatch(label) or re.fullmatch(r"(?:19|20)\d\d 年度", label))
 
 
+_YEAR_LABEL_RE = re.compile(r"年度|年份|日期|到期|年$")  # a row label whose value may be a year (「到期年度」)
+
+
+def _dedupe(text: str) -> str:
+    """FinQA's duplicated renderings written once, nothing else touched (header and label cells)."""
+    return _NEG_DUP_RE.sub(r"-\1", _PCT_DUP_RE.sub(r"\1%", text))
+
+
+def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
+                  keep_rows: frozenset[int] | None = None) -> list[list[str]]:
+    """The translated table as a Taiwan table prints it (the record's table; the evidence sentences are read
+    from it, so both print every figure alike): FinQA's duplicates written once (「-34 ( 34 )」 → 「-34」,
+    「6.5% ( 6.5 % )」 → 「6.5%」), a dash code in a data cell (「2014」 for —) as 「—」 unless a gold program
+    computes with it (`keep`; with `keep_rows`, only in those rows — the gold's evidence rows: a 「2014」 the
+    gold reads as 2012's profit is a number there and a dash in the rows around it), and every amount of four or more digits with thousands separators
+    (「1,725,584」). A year stays a year: a column whose figures are all years (19xx/20xx, no $), or a
+    year-looking figure in a row about dates (「到期年度」). Header and label cells only lose duplicates.
+    Every numeral's value is kept; the function is idempotent."""
+    if not table:
+        return []
+    if len(table) == 1:  # a header-only table: each cell says name and value
+        return [[_dedupe(table[0][0])] + [_name_value_cell(c, keep) if c.strip() else c for c in table[0][1:]]]
+    merged = merged_header(table) is not None
+    first = 0 if merged or header_is_data(table[0]) else 1  # the first data row
+    # a header of years only heads value columns from the first (ETR's tables have no label column)
+    lead = 0 if first and table[0][0].strip() and all(_is_time(_date_label(h)) for h in table[0] if h.strip()) else 1
+    out = [[_dedupe(c) for c in row] for row in table[:first]]
+    out += [[_dedupe(c) if k < lead else _value(c, keep if keep_rows is None or r in keep_rows else frozenset())
+             if c.strip() else c for k, c in enumerate(row)]
+            for r, row in enumerate(table[first:], first)]
+    width = max(len(r) for r in out)
+    for c in range(lead, width):
+        data = [(r, row[c]) for r, row in enumerate(out) if r >= first and c < len(row)]
+        figures = [(r, m) for r, cell in data for m in _GROUP_RE.finditer(cell)]
+        years_only = all(_YEAR_RE.fullmatch(m.group(2)) and "$" not in out[r][c] for r, m in figures)
+        for r, cell in data:
+            label = out[r][0] if out[r] else ""
+            out[r][c] = _GROUP_RE.sub(lambda m, x=cell, lab=label, y=years_only: _group_figure(m, x, lab, y), cell)
+    return out
+
+
+def _group_figure(m: re.Match, cell: str, label: str, years_only: bool) -> str:
+    figure = m.group(2)
+    year = _YEAR_RE.fullmatch(figure) and "$" not in cell and (years_only or _YEAR_LABEL_RE.search(label))
+    return m.group(1) + (figure if year else f"{int(figure):,}")
+
+
 def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozenset()) -> str:
     """The zh-TW sentence for row `row` of a translated table (see the module docstring). `keep`: numbers the
-    gold programs compute with (a dash code among them is a value, not a dash)."""
+    gold programs compute with (a dash code among them is a value, not a dash). The row is read from
+    `display_table`, so the sentence prints each figure as the record's table does."""
+    table = display_table(table, keep)
     cells = table[row]
     if (merged := merged_header(table)) is not None:
         return _render_merged(table, row, merged, keep)
@@ -599,7 +657,6 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
             continue
         own = _unit_suffix(unit) if unit and not shared_unit else ""
         parts.append((name, value + own))
-    parts = list(zip([n for n, _ in parts], _grouped([v for _, v in parts])))
     named = [p for p in parts if p[0]]
     if len(parts) == 1 and parts[0][0] and label and (_is_time(parts[0][0]) or _is_time(label)):
         first, second = (parts[0][0], label) if _is_time(parts[0][0]) else (label, parts[0][0])

@@ -17,7 +17,7 @@ from tw_fin_eval.errors import InputError
 from tw_fin_eval.finding import Issue
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.sources.base import SourceItem
-from tw_fin_eval.zhcheck.rules import check_translation, table_issues
+from tw_fin_eval.zhcheck.rules import check_translation, item_scale_issues, table_issues
 
 
 @dataclass(frozen=True)
@@ -184,8 +184,13 @@ def check_overlay(subset: OverlayOwner, item: SourceItem, ov: Overlay) -> list[I
     def add(field: str, findings) -> None:
         issues.extend(Issue.of(f, path=ov.path, line=ov.line, item_id=item.source_id, field=field) for f in findings)
 
+    prose = []
     for p in pairs(subset, item, ov):
         add(p.field, check_translation(p.en, p.zh, in_table=p.in_table))
+        if not p.in_table:
+            prose.append((p.field, p.zh))
+    for field, finding in item_scale_issues(prose):
+        add(field, [finding])
     if "table" in ov.data and item.table is not None:
         add("table", table_issues(item.table, ov.data["table"]))
     return issues

@@ -68,15 +68,22 @@ _ABBREVIATION_END = re.compile(r"\b(?:no|nos|u\.s|inc|corp|co|ltd|jan|feb|mar|ap
                                r"mr|mrs|ms|dr|st|vs|approx|e\.g|i\.e)\s*\.$", re.I)
 
 
-def evidence_runs(item: SourceItem) -> list[list[Evidence]]:
+# a zh-TW sentence that ends (or that the translator marked as cut off: 「……」) is no fragment
+_ZH_SENTENCE_END = re.compile(r"[。！？；」）…]\s*$")
+
+
+def evidence_runs(item: SourceItem, ov: Overlay | None = None) -> list[list[Evidence]]:
     """The evidence entries as a reader gets them: consecutive text sentences that the source's splitter cut
     after an abbreviation ("… under apb no ." + "25 …", "certain u.s ." + "business units …") are one
-    entry again; everything else is one entry each, in the English order."""
+    entry again — unless the translation of the first ends a sentence (「相關的美國……」 + 「2018 財務年度…」:
+    the source lost words there); everything else is one entry each, in the English order."""
+    zh = (ov.data.get("evidence") or {}) if ov is not None else {}
     runs: list[list[Evidence]] = []
     for e in item.evidence:
         prev = runs[-1][-1] if runs else None
         if prev is not None and not prev.is_table and not e.is_table and \
-                e.key == f"text_{int(prev.key[5:]) + 1}" and _ABBREVIATION_END.search(prev.text.strip()):
+                e.key == f"text_{int(prev.key[5:]) + 1}" and _ABBREVIATION_END.search(prev.text.strip()) and \
+                not _ZH_SENTENCE_END.search(str(zh.get(prev.key, ""))):
             runs[-1].append(e)
         else:
             runs.append([e])
@@ -94,15 +101,22 @@ def join_fragments(parts: list[str]) -> str:
     return out
 
 
+def zh_table(item: SourceItem, ov: Overlay) -> list[list[str]]:
+    """The record's table: the overlay's table as a Taiwan table prints it (`evidence_zh.display_table`;
+    a dash code a gold program computes with stays a number in the gold's evidence rows)."""
+    rows = frozenset(e.row for e in item.evidence if e.is_table)
+    return evidence_zh.display_table(ov.data.get("table") or [], gold_operands(item), rows)
+
+
 def zh_evidence(item: SourceItem, ov: Overlay) -> list[str]:
     """The evidence in the English order (one entry per `evidence_runs` run): table rows rendered from the
     translated table, text evidence from the overlay."""
-    zh_table = ov.data.get("table") or []
+    table = zh_table(item, ov)
     keep = gold_operands(item)
     out = []
-    for run in evidence_runs(item):
+    for run in evidence_runs(item, ov):
         e = run[0]
-        out.append(render_table_evidence(zh_table, e.row, keep) if e.is_table
+        out.append(render_table_evidence(table, e.row, keep) if e.is_table
                    else join_fragments([ov.data["evidence"][x.key] for x in run]))
     return out
 
@@ -117,6 +131,6 @@ def source_of(name: str, module: ModuleType, orig_id: str) -> dict[str, str]:
     return {"name": name, "paper": module.PAPER, "orig_id": orig_id, "url": module.URL, "license": module.LICENSE}
 
 
-def en_evidence(item: SourceItem) -> list[dict[str, str]]:
-    """The English evidence aligned with `zh_evidence`: a joined run keeps its first key."""
-    return [{"key": run[0].key, "text": " ".join(e.text.strip() for e in run)} for run in evidence_runs(item)]
+def en_evidence(item: SourceItem, ov: Overlay | None = None) -> list[dict[str, str]]:
+    """The English evidence aligned with `zh_evidence(item, ov)`: a joined run keeps its first key."""
+    return [{"key": run[0].key, "text": " ".join(e.text.strip() for e in run)} for run in evidence_runs(item, ov)]

@@ -478,7 +478,7 @@ def roi_adv1(rng: random.Random) -> Problem:
     c = Chain()
     invest = c.add("總投入成本", price * (1 + buy_cost), f"{ntd(price)} × (1 + {pct(buy_cost, 1)})", ntd)
     rents = c.add("累計淨租金", rent * n, f"{ntd(rent)} × {n}", ntd)
-    net_sale = c.add("出售淨得", sale * (1 - sell_cost), f"{ntd(sale)} × (1 − {pct(sell_cost, 1)})", ntd)
+    net_sale = c.add("出售淨額", sale * (1 - sell_cost), f"{ntd(sale)} × (1 − {pct(sell_cost, 1)})", ntd)
     gain = c.add("總損益", rents + net_sale - invest, f"{ntd(rents)} + {ntd(net_sale)} − {ntd(invest)}", ntd)
     roi = c.add("累計投資報酬率", gain / invest, f"{ntd(gain)} ÷ {ntd(invest)}", pct)
     ann = c.add("年化報酬率", (1 + roi) ** (1 / n) - 1, f"(1 + {pct(roi)})^(1/{n}) − 1", pct)

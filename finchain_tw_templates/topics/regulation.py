@@ -324,23 +324,32 @@ def _kyc_level(score: float, low_max: float, mid_max: float) -> str:
 @template(D, "kyc", "kyc_basic1", "基礎")
 def kyc_basic1(rng: random.Random) -> Problem:
     bank, who = pick_bank(rng), pick_person(rng)
-    job = rng.choice([("公務員", 0), ("一般上班族", 1), ("自營商", 2), ("珠寶商", 3), ("虛擬資產業者", 3)])
+    job = rng.choice([("公務員", 0), ("一般上班族", 1), ("自營業者", 2), ("珠寶商", 3), ("虛擬資產業者", 3)])
     country = rng.choice([("本國", 0), ("低風險國家", 1), ("高風險國家或地區", 3)])
     volume = rng.choice([("每月 NT$100,000 以下", 0), ("每月 NT$100,000 至 NT$1,000,000", 1),
                          ("每月 NT$1,000,000 以上", 2)])
-    pep = rng.choice([("否", 0), ("否", 0), ("是", 2)])
-    q = (f"{bank}開戶審查的風險計分規則：職業別（公務員 0 分、一般上班族 1 分、自營商 2 分、珠寶商或虛擬資產業者 3 分）、"
+    # FACTS.md 1.7: a current foreign PEP is high risk outright; a domestic (or international-organisation) PEP
+    # is risk-assessed — here by the bank's points
+    pep = rng.choice([("否", 0, False), ("否", 0, False), ("現任國內政府之重要政治性職務人士", 2, False),
+                      ("現任國外政府之重要政治性職務人士", 0, True)])
+    q = (f"{bank}開戶審查的風險計分規則：職業別（公務員 0 分、一般上班族 1 分、自營業者 2 分、珠寶商或虛擬資產業者 3 分）、"
          f"國籍或居住地（本國 0 分、低風險國家 1 分、高風險國家或地區 3 分）、預期交易量（每月 NT$100,000 以下 0 分、"
-         f"NT$100,000 至 NT$1,000,000 1 分、NT$1,000,000 以上 2 分）、是否為重要政治性職務人士（是 2 分、否 0 分）。"
-         f"總分 0–3 分為低風險、4–6 分為中風險、7 分以上為高風險。新客戶{who}為{job[0]}，居住於{country[0]}，"
-         f"預期交易量{volume[0]}，是否為重要政治性職務人士：{pep[0]}。請判斷其 KYC 風險等級（低／中／高）。")
+         f"NT$100,000 至 NT$1,000,000 1 分、NT$1,000,000 以上 2 分）、重要政治性職務人士（現任國內政府或國際組織之"
+         f"重要政治性職務人士 2 分、非重要政治性職務人士 0 分）。總分 0–3 分為低風險、4–6 分為中風險、7 分以上為高風險；"
+         f"但依金融機構防制洗錢辦法，客戶為現任國外政府之重要政治性職務人士者，不論分數，直接列為高風險。"
+         f"新客戶{who}為{job[0]}，居住於{country[0]}，預期交易量{volume[0]}，"
+         f"是否為重要政治性職務人士：{pep[0]}。請判斷其 KYC 風險等級（低／中／高）。")
     c = Chain()
     score = c.add("風險總分", job[1] + country[1] + volume[1] + pep[1],
                   f"{job[1]} + {country[1]} + {volume[1]} + {pep[1]}", _pts)
-    level = _kyc_level(score, 3, 6)
-    c.note("對照分級標準", f"{level}風險")
+    if pep[2]:
+        level = "高"
+        c.note("現任國外政府之重要政治性職務人士，直接列為高風險", "高風險")
+    else:
+        level = _kyc_level(score, 3, 6)
+        c.note("對照分級標準", f"{level}風險")
     return c.categorical(q, level, params={"_job": job[1], "_country": country[1], "_volume": volume[1],
-                                           "_pep": pep[1]})
+                                           "_pep": pep[1], "_foreign_pep": pep[2]})
 
 
 @template(D, "kyc", "kyc_basic2", "基礎")

@@ -451,11 +451,11 @@ def sustainability_reporting_inter1(rng: random.Random) -> Problem:
     rec = pick_money(rng, 0, round(kwh * 0.6), 1_000)
     ef = pick_decimal(rng, 0.45, 0.55, 3)
     c = Chain()
-    loc = c.add("地區基礎範疇二排放量", kwh * ef / 1000, f"{num(kwh)} × {ef} ÷ 1,000", lambda x: tons(x, 2))
+    loc = c.add("地點基礎範疇二排放量", kwh * ef / 1000, f"{num(kwh)} × {ef} ÷ 1,000", lambda x: tons(x, 2))
     mkt = c.add("市場基礎範疇二排放量", (kwh - rec) * ef / 1000, f"({num(kwh)} − {num(rec)}) × {ef} ÷ 1,000", lambda x: tons(x, 2))
     red = c.add("再生能源憑證帶來的減量比例", 1 - mkt / loc, f"1 − {num(mkt, 2)} ÷ {num(loc, 2)}", pct)
     q = (f"{co}去年用電 {num(kwh)} 度，其中 {num(rec)} 度有購買再生能源憑證。假設電力排碳係數為每度 {ef} 公斤二氧化碳當量，"
-         f"持有憑證的用電在市場基礎法下排放為 0。請問市場基礎的範疇二排放量比地區基礎少了多少比例？{ASK_PCT}")
+         f"持有憑證的用電在市場基礎法下排放為 0。請問市場基礎的範疇二排放量比地點基礎少了多少比例？{ASK_PCT}")
     return c.numeric(q, red, pct(red), {"kwh": kwh, "rec": rec, "ef": ef})
 
 

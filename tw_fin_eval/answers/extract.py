@@ -34,6 +34,9 @@ from tw_fin_eval.answers.vocabulary import (
     ANSWER_IS_EN,
     ANSWER_MARKER_CLOSERS,
     ANSWER_MARKERS,
+    APPROXIMATE_RESTATEMENTS,
+    BOUNDS_AFTER,
+    BOUNDS_BEFORE,
     CHOICE_JOINERS,
     CHOICE_LEADS,
     CLOSING_COURTESIES,
@@ -49,9 +52,12 @@ from tw_fin_eval.answers.vocabulary import (
     DECREASE_LINKS,
     DECREASE_WORDS,
     DECREASE_WORDS_EN,
+    HEDGE_DEGREES,
+    HEDGE_PARTICLES,
     HEDGES,
     HEDGES_AFTER,
     INCREASE_VERBS,
+    LABEL_RANGE_JOINERS,
     LABEL_REJECTORS,
     LAST_LINE_YES_NO,
     LOOSE_ANSWER_COPULAS,
@@ -74,6 +80,7 @@ from tw_fin_eval.answers.vocabulary import (
     ORDINAL_PREFIXES,
     PERCENT_WORD_PREFIX,
     REFUSAL_PHRASES,
+    RESTATED_WHETHER,
     STEP_LABELS,
     UNCERTAIN_HEDGES,
     YEAR_JOINERS,
@@ -216,7 +223,8 @@ def drop_asides(line: str) -> str:
 _CLAUSE_SPLIT = re.compile(r"[；;。]|，|,(?=\s*[^\d\s])|\.\s+(?=[A-Za-z])")
 # The value follows the last of these when the line states "label = value" / "X 為 value".
 _FISCAL_YEAR = re.compile(r"(?:FY|fiscal\s+(?:year\s+)?)\s?((?:19|20)\d\d)(?:\s?年度?)?[.。]?", re.I)
-_PCT_WORDS = re.compile(r"負?" + PERCENT_WORD_PREFIX + r"((?:負)?[零〇一二兩三四五六七八九十百]+(?:點[零〇一二三四五六七八九]+)?)")
+_PCT_WORDS = re.compile(r"[負负]?" + PERCENT_WORD_PREFIX
+                        + r"((?:[負负])?[零〇一二兩两三四五六七八九十百]+(?:[點点][零〇一二兩两三四五六七八九]+)?)")
 _NO_CHANGE = re.compile(alternation(NO_CHANGE_WORDS), re.I)
 _TENTHS = re.compile(r"\s?成([一二三四五六七八九])?" + f"(?![{NOT_TENTHS_AFTER}])")
 _COPULA = re.compile(alternation(COPULAS), re.I)
@@ -231,6 +239,12 @@ _DIRECTION = f"(?:(?:{alternation(DECREASE_WORDS + INCREASE_VERBS + DECREASE_WOR
     + f"(?:{alternation(DECREASE_LINKS)})?" + r"\s{0,2})?"
 _HEDGED_VALUE = re.compile(f"(?:{alternation(HEDGES)})" + r"\s{0,2}" + _QUALIFIER + r"?\s{0,2}" + _DIRECTION + _QUALIFIER
                            + r"?\s{0,2}(?=[-+(\d.$NUHT新負])", re.I)
+# a bound right before or after the value: 「至少 12.5%」, 「超過 NT$5」, 「12.5% 以上」, 「12.5%±0.5%」
+_BOUND_BEFORE = re.compile(r"(?<![A-Za-z])(?:" + alternation(BOUNDS_BEFORE) + r")\s{0,2}" + _QUALIFIER + r"?\s{0,2}"
+                           + f"(?:{alternation(AMOUNT_CURRENCY_MARKS)})?" + r"\s{0,2}$", re.I)
+_BOUND_AFTER = re.compile(r"\s{0,2}(?:" + alternation(BOUNDS_AFTER) + ")", re.I)
+# a later clause that restates the value approximately: 「，四捨五入後約 13%」, 「，差不多 13%」
+_APPROXIMATE = re.compile(r"^\s{0,2}(?:" + alternation(APPROXIMATE_RESTATEMENTS) + r")\s{0,2}(?=[-+(\d.$NUHT新負])", re.I)
 _HEDGE_AFTER = re.compile(r"\s{0,2}" + f"(?:{alternation(HEDGES_AFTER)})", re.I)
 _CONDITIONAL = re.compile(alternation(CONDITIONAL_WORDS), re.I)
 _CORRECTION = re.compile(alternation(CORRECTION_MARKERS), re.I)
@@ -305,6 +319,16 @@ def same_amount(a: Num, b: Num) -> bool:
     return abs(a.value - b.value) <= 1e-9 * max(abs(a.value), abs(b.value))
 
 
+_DECIMALS = re.compile(r"\d(?:[\d,]*)\.(\d+)")
+
+
+def rounds_to(value: Num, rounded: Num) -> bool:
+    """Whether `rounded` is `value` rounded to the decimals `rounded` is written with (12.47 → 12.5, 12.5 → 13 or 12)."""
+    m = _DECIMALS.search(rounded.text)
+    decimals = len(m.group(1)) if m else 0
+    return abs(rounded.bare - value.bare) <= 0.5 * 10.0 ** -decimals + 1e-9
+
+
 def _different_kinds(a: Num, b: Num) -> bool:
     """An amount (a currency or a scale unit) and a percentage answer different questions («增加 28 百萬美元，或
     15%»): not alternatives of each other."""
@@ -334,6 +358,12 @@ def read_answer_line(line: str) -> LineReading:
     text = corrected(text, number=True)
     hedged = _hedged_values(text)
     conditional = bool(_CONDITIONAL.search(text))
+    restated: list[Num] = []  # approximate restatements: a second value unless they round the value
+    for aside in _ASIDE.findall(text):  # 「12.5%（若四捨五入為 13%）」, 「12.5%（約 13%）」: a second value in brackets
+        if _CONDITIONAL.match(aside.strip()) or _APPROXIMATE.match(aside):
+            reading = _read_clause(aside)
+            if reading is not None and reading.num is not None:
+                (hedged if _CONDITIONAL.match(aside.strip()) else restated).append(reading.num)
     text = drop_asides(text)
     clauses = _CLAUSE_SPLIT.split(text)
     for i, clause in enumerate(clauses):
@@ -343,6 +373,13 @@ def read_answer_line(line: str) -> LineReading:
                 return reading
             if conditional:  # 「若含稅為 12.5%，不含稅為 13%」: each condition's value is an alternative
                 hedged += [r.num for c in clauses[i + 1:] if (r := _read_clause(c)) is not None and r.num is not None]
+            # 「12.5%，差不多 14%」, 「12.5%（約 14%）」: an approximate restatement in the same unit that is not the value
+            # rounded is a second value; 「12.47%（約 12.5%）」, 「12.5%，四捨五入後約 13%」 round it, and «NT$1,234,000（約
+            # NT$1.23 million）» converts it — one answer
+            restated += [r.num for c in clauses[i + 1:] if _APPROXIMATE.match(c)
+                         and (r := _read_clause(c)) is not None and r.num is not None]
+            hedged += [n for n in restated if n.multiplier == reading.num.multiplier and n.unit == reading.num.unit
+                       and not rounds_to(reading.num, n)]
             if any(not same_amount(reading.num, h) and not _different_kinds(reading.num, h) for h in hedged):
                 return LineReading(None, ambiguous=True, text=clause)
             return reading
@@ -356,8 +393,9 @@ def read_answer_line(line: str) -> LineReading:
         return LineReading(Num(fiscal.group(0), 0, len(fiscal.group(0)), float(fiscal.group(1)), None, 1.0), text=text)
     pct_words = _PCT_WORDS.search(text) if not re.search(r"\d", text) else None
     if pct_words and (value := parse_cjk_numeral(pct_words.group(1))) is not None:  # 「百分之七十點二」 = 70.2%
-        value = -value if pct_words.group(0).startswith("負") else value
-        return LineReading(Num(pct_words.group(0), pct_words.start(), pct_words.end(), value, "%", 0.01), text=text)
+        value = -value if pct_words.group(0).startswith(("負", "负")) else value
+        num = Num(pct_words.group(0), pct_words.start(), pct_words.end(), value, "%", 0.01)
+        return LineReading(_signed(num, text), text=text)  # 「減少百分之五」 is −5%
     cjk = CJK_NUMERAL_RUN.search(text)
     if cjk and not re.search(r"\d", text):
         value = parse_cjk_numeral(cjk.group(0))
@@ -370,8 +408,8 @@ def read_answer_line(line: str) -> LineReading:
                 value, unit, end = value * 10 + (parse_cjk_numeral(tenth.group(1)) or 0 if tenth.group(1) else 0), \
                     "%", end + tenth.end()
             mult = 0.01 if unit else 1.0
-            return LineReading(Num(text[cjk.start():end], cjk.start(), end, value, "%" if unit else None, mult),
-                               text=text)
+            num = Num(text[cjk.start():end], cjk.start(), end, value, "%" if unit else None, mult)
+            return LineReading(_signed(num, text), text=text)  # 「縮水近兩成」 is −20%
     unchanged = _NO_CHANGE.search(text) if not re.search(r"\d", text) else None
     if unchanged:  # 「持平」, 「不變」, 「沒有變化」: a change of zero
         return LineReading(Num(unchanged.group(0), unchanged.start(), unchanged.end(), 0.0, None, 1.0), text=text)
@@ -402,6 +440,8 @@ def _read_clause(clause: str) -> LineReading | None:
         frac = Num(clause[pick.start:nxt.end], pick.start, nxt.end, pick.bare / nxt.bare, None, 1.0)
         return LineReading(frac, text=clause)
     pick = _signed(pick, clause)
+    if _BOUND_BEFORE.search(clause, 0, pick.start) or _BOUND_AFTER.match(clause, pick.end):
+        return LineReading(None, ambiguous=True, text=clause)  # 「至少 12.5%」, 「12.5% 以上」: a bound, not a value
     # the numbers joined to it (「12.5% 或大約 13%」, 「介於 X 與 Y 之間」): one answer only when they restate it
     prev = pick
     for other in nums[idx + 1:]:
@@ -496,7 +536,7 @@ _YES = re.compile(f"^(?:(?:{alternation(YES_ANSWER_WORDS)})(?![a-z])|(?:{alterna
 _NO_START = re.compile(f"^(?:{alternation(NO_LEADING_WORDS)})")
 _YES_START = re.compile(f"^(?:{alternation(YES_LEADING_WORDS)})")
 # a lead-in before the yes/no word (not a refusal: 「可能」, 「不確定」 stay undecided or refusals)
-_HEDGE = re.compile(f"^(?:{alternation(YES_NO_HEDGES)})" + r"[ \t:：，,]*")
+_HEDGE = re.compile(f"^(?:{alternation(YES_NO_HEDGES)})" + r"[ \t:：，,]*", re.I)
 _YES_NO_ANY = re.compile(r"(?<![a-z])(yes|no)(?![a-z])|" + f"({alternation(LAST_LINE_YES_NO)})", re.I)
 
 
@@ -511,7 +551,7 @@ def classify_yes_no(text: str | None, question: str | None = None) -> str | None
     t = to_traditional(clean_latex(normalize(text))).strip().lstrip("*「『\"'(（[ ").strip()
     if is_refusal(t):
         return None
-    t = _HEDGE.sub("", corrected(t))  # 「應該是」, 「我認為否」: a hedged answer is still the answer
+    t = _HEDGE.sub("", _RESTATED.sub("", corrected(t)))  # 「應該是」, 「我認為否」, 「是否超過上限：否」: still the answer
     if is_uncertain(t):
         return None
     got, kind = _yes_no_reading(t, question)
@@ -553,7 +593,11 @@ _MODAL = f"(?:{alternation(NEGATOR_MODALS)})?"
 _NEGATED_BEFORE = re.compile(f"(?:{alternation(NEGATORS_BEFORE_PREDICATE)}){_MODAL}(?:{alternation(NEGATOR_ADVERBS)})?"
                              f"(?:{alternation(NEGATOR_PASSIVES)})?{_GAP}" + r"\s*$")
 _UNCERTAIN_BEFORE = re.compile(f"(?:{alternation(UNCERTAIN_HEDGES)}){_MODAL}{_GAP}" + r"\s*$", re.I)
-_UNCERTAIN_START = re.compile(f"^\\W*(?:{alternation(UNCERTAIN_HEDGES)})", re.I)
+_DEGREE = f"(?:(?:{alternation(HEDGE_DEGREES)})\\s?)?"
+_UNCERTAIN_START = re.compile(f"^\\W*{_DEGREE}(?:{alternation(UNCERTAIN_HEDGES)})", re.I)
+# a clause that is only a hedge: 「可能吧」, 「（可能）」, "probably.", "maybe not"
+_BARE_HEDGE = re.compile(f"^\\W*{_DEGREE}(?:{alternation(UNCERTAIN_HEDGES)})\\s*(?:{alternation(HEDGE_PARTICLES)})?\\W*$", re.I)
+_RESTATED = re.compile("^" + RESTATED_WHETHER + r"\s*")
 _NOT_NEGATION = re.compile(alternation(NOT_NEGATIONS))
 _BLANK = "□"  # stands for a word skipped before a negation is looked for (not a CJK ideograph: ends a verb gap)
 
@@ -570,8 +614,13 @@ def stance_before(text: str, pos: int) -> str | None:
 
 
 def is_uncertain(text: str) -> bool:
-    """The answer starts with a hedge of uncertainty: 「可能是符合」, 「也許」, 「大概是高風險」, 「不一定」, "maybe"."""
-    return bool(_UNCERTAIN_START.match(to_traditional(text)))
+    """The answer starts with a hedge of uncertainty («可能是符合», «很可能», «也許», «大概是高風險», «不一定», "maybe"), or
+    one of its clauses or asides is only a hedge («是，可能吧», «中風險（可能）», "Yes, probably")."""
+    t = to_traditional(text)
+    if _UNCERTAIN_START.match(t):
+        return True
+    parts = _CLAUSE_BREAK.split(_ASIDE.sub("，", t))[1:] + _ASIDE.findall(t)
+    return any(_BARE_HEDGE.match(part) for part in parts if part.strip())
 
 
 _CLAUSE_BREAK = re.compile(r"[，,。；;]")
@@ -680,8 +729,9 @@ def read_label(conclusion: str | None, labels: dict[str, str | None]) -> str | N
             if not any(taken[i] for i in span):
                 for i in span:
                     taken[i] = True
-                # 「中高風險」: glued to another label's first character — the label cannot be read
-                if start > 0 and not taken[start - 1] and text[start - 1] in initials:
+                # 「中高風險」, 「中至高風險」: glued or joined to another label's first character — no single label
+                if start > 0 and not taken[start - 1] and (text[start - 1] in initials or (
+                        text[start - 1] in LABEL_RANGE_JOINERS and start > 1 and text[start - 2] in initials)):
                     return None
                 stance = stance_before(text, start)
                 if labels[lab] is not None:  # 「非乙方案」: a negated form rejects its label

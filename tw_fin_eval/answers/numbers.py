@@ -232,11 +232,13 @@ _CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "兩": 2, "两": 2, "三"
                "八": 8, "九": 9}
 _CJK_SMALL = {"十": 10, "百": 100, "千": 1000}
 _CJK_BIG = {"萬": 1e4, "億": 1e8, "兆": 1e12}
-CJK_NUMERAL_RUN = re.compile(r"負?[零〇一二兩三四五六七八九十百千萬億兆]+(?:點[零〇一二三四五六七八九]+)?")
+CJK_NUMERAL_RUN = re.compile(r"[負负]?[零〇一二兩两三四五六七八九十百千萬万億亿兆]+(?:[點点][零〇一二兩两三四五六七八九]+)?")
+_CJK_SIMPLIFIED = str.maketrans("负万亿点两", "負萬億點兩")  # 「两成五」, 「一亿两千万」, 「负十二点五」
 
 
 def parse_cjk_numeral(run: str) -> float | None:
     """The value of a run of Chinese numerals, or None when it is not a well-formed number."""
+    run = run.translate(_CJK_SIMPLIFIED)
     negative = run.startswith("負")
     body = run[1:] if negative else run
     frac = ""

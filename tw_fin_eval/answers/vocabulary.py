@@ -48,10 +48,10 @@ QUESTION_COUNT_UNITS = ("美元", "元", "美金", "股", "桶", "平方英尺",
 QUESTION_CONVERT_WORDS = ("換算成", "換算為", "折合")  # 「換算成十億美元是多少」
 # Percentage points and basis points, in both scripts (「6.31 个百分点」, 「25 个基点」).
 POINT_UNITS = ("個百分點", "百分點", "个百分点", "百分点")
-PERCENT_UNITS = frozenset({"%", *POINT_UNITS})
+PERCENT_UNITS = frozenset({"%", *POINT_UNITS, "趴"})  # 「12.5 趴」: Taiwan colloquial for percent
 BPS_UNITS = frozenset({"bps", "bp", "個基點", "基點", "个基点", "基点"})
 # Every unit word a number may carry, in match order (longer first: 「個百分點」 before 「百分點」, 「十億」 before 「億」).
-NUMBER_UNITS = ("%", *POINT_UNITS, "bps", "bp", "個基點", "基點", "个基点", "基点", "兆", "十億", "千萬", "百萬", "億", "萬", "千",
+NUMBER_UNITS = ("%", *POINT_UNITS, "趴", "bps", "bp", "個基點", "基點", "个基点", "基点", "兆", "十億", "千萬", "百萬", "億", "萬", "千",
                 "trillion", "billion", "million", "thousand", "bn", "mn", "mm", "k", "m", "b")
 CURRENCY_BEFORE = (r"NT\s?\$", r"US\s?\$", r"HK\s?\$", r"\$", "NTD", "USD", "TWD", "新台幣", "新臺幣", "台幣", "臺幣", "美金")
 CURRENCY_AFTER = ("新台幣元", "新臺幣元", "美元", "港元", "台幣", "臺幣", "元", "NTD", "USD", "TWD", "dollars?")
@@ -89,7 +89,10 @@ YES_LEADING_WORDS = ("有", "會")
 YES_GOLD_WORDS = frozenset({"yes", "是", "對", "true", "y", "有"})  # a gold label
 NO_GOLD_WORDS = frozenset({"no", "否", "不是", "false", "n", "沒有", "無"})
 # A lead-in before the yes/no word (「應該是」, 「我認為否」); 「可能」, 「不確定」 are not hedges.
-YES_NO_HEDGES = ("應該", "應", "我(?:認為|判斷|覺得)", "判斷(?:結果)?(?:為|是)?", "結論(?:為|是)", "看來", "顯然")
+YES_NO_HEDGES = ("應該", "應", "我(?:認為|判斷|覺得)", "判斷(?:結果)?(?:為|是)?", "結論(?:為|是)", "看來", "顯然", "(?:可以)?確定",
+                 "肯定", r"I\s+(?:think|believe|conclude)(?:\s+that)?", r"in\s+my\s+(?:view|opinion)")
+# An answer that restates the question before answering it: 「是否超過上限：否」 is read after the colon.
+RESTATED_WHETHER = r"是否[^，,。；;:：]{0,24}[:：]"
 LAST_LINE_YES_NO = ("不是", "否", "是")  # read anywhere on a last line (with English yes/no)
 # A negator right before a predicate negates it (「無需申報」, 「不列為」); the optional modal after it.
 # (Read in Traditional script.) 「未超過」, 「不須揭露」, 「無須申報」, 「負債比率沒有超過」, 「並未實際超過」, 「不應申報」, 「毋庸申報」;
@@ -114,8 +117,13 @@ NOT_NEGATIONS = ("不僅", "不只", "不但", "不光", "非但", "無論", "�
 # Uncertainty: a yes/no or a label stated after one of these is not a conclusion (「可能是符合」, 「也許超過」, 「不一定超過」,
 # 「未必符合」, "maybe yes") — it is undecided, like a refusal never a yes or a no. (Read in Traditional script; 「不可能」,
 # 「沒有可能」 are negations, not hedges.)
-UNCERTAIN_HEDGES = ("(?<![不沒無])(?<!沒有)可能", "也許", "或許", "大概", "說不定", "似乎", "恐怕", "未必", "不一定", "不見得", "或將",
-                    r"\bmaybe\b", r"\bperhaps\b", r"\bpossibly\b", r"\bprobably\b", r"\bmight\b")
+UNCERTAIN_HEDGES = ("(?<![不沒無])(?<!沒有)可能(?!性)", "也許", "或許", "大概", "說不定", "似乎", "恐怕", "未必", "不一定", "不見得",
+                    "或將", "傾向", "我猜", "猜測", "推測", r"\bmaybe\b", r"\bperhaps\b", r"\bpossibly\b", r"\bprobably\b",
+                    r"\bmight\b", r"\b(?:un)?likely\b")
+# Degree words a hedge may carry at the start of an answer: 「很可能」, 「極可能」, 「有可能」, 「最可能是」.
+HEDGE_DEGREES = ("很", "極", "非常", "相當", "頗", "比較", "較", "最", "有", "most", "quite", "very")
+# A clause that is only a hedge makes the whole answer uncertain: 「是，可能吧」, 「是（可能）」, "Yes, probably."
+HEDGE_PARTICLES = ("吧", "啦", "喔", "哦", "囉", "罷了", "而已", "not", "so", "yes", "no")
 # An alternative to a conclusion: a later clause or a bracketed aside that starts with one of these (「符合，但也可能不
 # 符合」, 「是（或許否）」, 「積極型，或是穩健型」, "yes, or possibly no"), or a joiner inside the first clause (「是或否」, 「符合
 # 或不符合」, 「是/否」). An alternative that reads the other way leaves the conclusion undecided. (Traditional script.)
@@ -128,6 +136,8 @@ CONCLUSION_JOINERS = ("或是", "或者", "抑或", "還是", "或(?![許])", "/
 # 「不選乙方案」, 「而非乙方案」, 「沒有被列為高風險」 — is read by the one negation rule above).
 LABEL_REJECTORS = ("優於", "勝過", "勝於", "好於", "否決", "排除")
 NEGATOR_WORDS = ("不", "非", "未", "無須", "無需", "毋須", "不須", "不需")  # a label negated by a word before it
+# 「中至高風險」, 「低或中風險」, 「中、高風險」: a label's first character joined to another label is a range of labels.
+LABEL_RANGE_JOINERS = "至到或與和及、/／～~-—"
 
 # ---- direction: decrease words and no-change words ----------------------------------------------------------
 # Verbs that state a decrease; a question that asks 「減少了多少」 puts the sign in the question.
@@ -135,7 +145,10 @@ NEGATOR_WORDS = ("不", "非", "未", "無須", "無需", "毋須", "不須", "�
 # writes; an answer is matched as written, so both scripts are listed).
 DECREASE_VERBS = ("減少", "减少", "下降", "下滑", "下跌", "下挫", "滑落", "走低", "走弱", "衰退", "衰減", "衰减", "縮水", "缩水",
                   "縮減", "缩减", "縮小", "缩小", "萎縮", "萎缩", "降低", "調降", "调降", "下調", "下调", "下修", "短少", "流失",
-                  "負成長", "负成长", "負增長", "负增长", "年減", "年减", "月減", "月减", "季減", "季减")
+                  "負成長", "负成长", "負增長", "负增长", "年減", "年减", "月減", "月减", "季減", "季减",
+                  # Taiwan market and news usage: plunged, fell back, pulled back, depreciated, earned less, «少了 5%»
+                  "重挫", "大跌", "暴跌", "走跌", "回落", "下落", "回檔", "回档", "貶值", "贬值", "少賺", "少赚", "少了", "掉了", "減了",
+                  "减了")
 # Verbs that state an increase — a hedge may introduce a second value with its direction («大約下修 14.20%，也可能
 # 下修 14.5%», «也可能成長 6%»). Both scripts.
 INCREASE_VERBS = ("增加", "增長", "增长", "成長", "成长", "上升", "上漲", "上涨", "上揚", "上扬", "攀升", "上修", "調升", "调升",
@@ -146,7 +159,7 @@ COMPARATIVE_LEADS = ("(?<!比)較", "(?<!比)较", "比(?![較较])", "相較於
 COMPARATIVE_LOWER = ("低", "少")
 LOWER_THAN = ("低於", "低于", "少於", "少于")
 # Losses: 「虧損 320」, 「亏损 320」, 「淨流出 1,200」 (a noun: 「虧損為 320」 states the loss).
-LOSS_WORDS = ("虧損", "亏损", "淨損", "净损", "損失", "损失", "淨流出", "净流出", "流出", "短缺", "赤字")
+LOSS_WORDS = ("虧損", "亏损", "淨損", "净损", "損失", "损失", "淨流出", "净流出", "流出", "短缺", "赤字", "轉虧", "转亏", "虧了", "亏了")
 # Words before a positive amount that give it a negative sign — in a final answer (「減少 2」, 「虧損 NT$5」,
 # 「衰退 5」) and in an intermediate value step_recall reads (「淨現金流出 1,200」). One list for both.
 DECREASE_WORDS = (*DECREASE_VERBS, "減", "减", "降", "跌", "負", "负")  # verbs: one character too (「跌 5%」, 「年減」)
@@ -155,9 +168,12 @@ DECREASE_WORDS_EN = ("decrease[sd]?", "declined?", "declines", "drop(?:ped|s)?",
                      "minus")
 # Between a decrease verb and the amount: 「減少了約 2」, 「跌幅為 5.2%」, "a decrease of $2". A verb directly followed by
 # 為/至/到 states the level it fell to (「降為 5%」, 「下降至 5%」), not a change — so 為 links only a loss noun.
-DECREASE_LINKS = ("了", "約", "约", "達", "达", "高達", "高达", "近", "幅度?(?:為|为|達|达|約|约)?", "額(?:為|为)?", "by", "of",
+# An approximation before an amount («大約 5.2%», «將近 320 萬»): a decrease word keeps its sign across it, and between two
+# values it may follow a joiner («12.5% 或大約 13%»). Longer words first.
+APPROXIMATORS = ("大約", "大约", "大概", "約莫", "约莫", "差不多", "接近", "將近", "将近", "約", "约", "近")
+DECREASE_LINKS = ("了", *APPROXIMATORS, "達", "达", "高達", "高达", "幅度?(?:為|为|達|达|約|约)?", "額(?:為|为)?", "by", "of",
                   "about", "approximately", "around", "roughly", "nearly")
-LOSS_LINKS = ("了", "約", "约", "為", "为", "達", "达", "高達", "高达", "近", "(?:金)?額(?:為|为)?", "by", "of", "about",
+LOSS_LINKS = ("了", *APPROXIMATORS, "為", "为", "達", "达", "高達", "高达", "(?:金)?額(?:為|为)?", "by", "of", "about",
               "approximately", "around", "roughly", "nearly")
 AMOUNT_CURRENCY_MARKS = (r"NT\$", r"US\$", r"HK\$", r"\$", "新台幣", "新臺幣", "新台币")
 # After the amount: 「5.2% 的跌幅」, 「320 百萬元的虧損」, "5.2% lower".
@@ -196,9 +212,25 @@ COPULAS = ("=", "＝", "≈", "約等於", "等於", "約為", "為", "是", "�
 ALTERNATIVE_JOINERS = ("-", "~", "～", "〜", "–", "—", "至", "到", "或者是", "抑或是", "或是", "或者", "抑或", "或", "還是", "还是", "、", "與", "与",
                        "和", "及", "/", "／", r"\bto\b", r"\bor\b", r"\band\b", r"\bvs\b\.?", r"\bversus\b")
 # 「或是」, 「還是」, 「可能是」: the 是/為 of a joiner or a hedge is not the copula of 「X 為 value」 («52.57% 或是 53%»).
-COPULA_NOT_AFTER = ("或者", "或", "還", "还", "抑或", "可能", "或許", "或许", "也許", "也许", "不排除", "否則", "否则", "不然")
-ALTERNATIVE_QUALIFIERS = ("大約", "大约", "大概", "接近", "將近", "将近", "約", "约", "近", "approximately", "about", "around",
-                          "roughly", "~")
+COPULA_NOT_AFTER = ("或者", "或", "不", "還", "还", "抑或", "可能", "或許", "或许", "也許", "也许", "不排除", "否則", "否则", "不然")
+ALTERNATIVE_QUALIFIERS = (*APPROXIMATORS, "approximately", "about", "around", "roughly", "~")
+# A bound is not a value: «12.5% 以上», «至少 12.5%», «超過 12.5%», «不到 13%», «12.5%±0.5%», "at least 12.5%" give an open
+# range, so they are wrong like a range. The word stands right before the number (currency marks and 約 aside) —
+# «超過門檻 6.31 個百分點», «低於門檻 6.31 個百分點» compare, they do not bound — or right after it (「以上為…」 is "the above").
+BOUNDS_BEFORE = ("不超過", "不超过", "不低於", "不低于", "不少於", "不少于", "不高於", "不高于", "至少", "最少", "至多", "最多", "起碼",
+                 "起码", "超過", "超过", "高於", "高于", "低於", "低于", "大於", "大于", "小於", "小于", "多於", "多于", "少於", "少于", "不到",
+                 "不足", "未滿", "未满", "未達", "未达", "逾", r"at\s+least", r"at\s+most", r"more\s+than", r"less\s+than",
+                 r"no\s+(?:more|less|fewer)\s+than", r"fewer\s+than", r"over", r"under", r"above", r"below", r"up\s+to",
+                 r"in\s+excess\s+of", ">=", "<=", "≥", "≤", ">", "<")
+BOUNDS_AFTER = ("(?:或|或者)?以上(?![為为是所皆均之的])", "(?:或|或者)?以下(?![為为是所皆均之的])", "以內", "以内", "之內", "之内",
+                "或更(?:高|低|多|少)", r"or\s+(?:more|less|higher|lower|above|below|greater)", r"and\s+(?:above|up|over)",
+                r"(?:±|\+/-|\+-)\s?\d")
+# A later clause that restates the value rounder or approximately — «12.5%，四捨五入後約 13%», «12.5%，差不多 13%»,
+# «12.5%，即約 13%» — gives a second value (the same amount restated in another unit stays one answer).
+APPROXIMATE_RESTATEMENTS = ("(?:即|亦即|也就是)?(?:四捨五入|取整數?|進位|进位)(?:後|后|之後|之后)?(?:約|约|為|为|是|得|則為|则为)?",
+                            "(?:即|亦即|也就是)?(?:約為|约为|約莫|约莫|差不多|大約|大约|大概|接近|將近|将近|近似|約|约)",
+                            r"(?:rounded|rounding)(?:\s+(?:up|down|off))?(?:\s+(?:to|is|gives))?", r"(?:i\.e\.,?\s*)?(?:roughly|about|approximately|around|nearly|almost)",
+                            "≈")
 # A hedge that introduces a second value anywhere on the line: 「大約 40%，但也可能是 45%」, 「40%（或許是 45%）」,
 # 「否則為 13%」, "but it could also be 45%"; and after a value: 「13% 也有可能」, "13% is also possible".
 HEDGES = (r"(?:但|不過|不过)?(?:也|亦)?(?:有)?可能(?:會|会)?(?:是|為|为|達|达|到|在)?", "或許(?:是|為)?", "或许(?:是|为)?",
@@ -214,9 +246,16 @@ CORRECTION_MARKERS = (
     "(?:更正|修正)一下[，,：:]?", "正確(?:的)?(?:答案|數值|数值|結果|结果|值)?(?:應|应)?(?:該|该)?(?:為|为|是)",
     "正确(?:的)?(?:答案|数值|结果|值)?(?:应)?(?:该)?(?:为|是)",
     "(?:更正|修正|訂正|订正|校正)(?:後|后)?(?:的)?(?:答案|數值|数值|結果|结果)?(?:應|应)?(?:為|为|是|：|:)?",
-    "(?:應|应)(?:該|该)?(?:更正|修正)(?:為|为)", "改為", "改为", "而是", "(?:重新計算|重新计算|重算|重新核算)(?:後|后)?(?:為|为|是|得)?",
+    "(?:應|应)(?:該|该)?(?:更正|修正)(?:為|为)", "改為", "改为", "而是",
+    "(?:經|经)?(?:重新|再次)?(?:計算|计算|重算|核算|檢查|检查|核對|核对|確認|确认|驗算|验算)(?:後|后|之後|之后)(?:為|为|是|得|應為|应为)?",
+    "重新(?:計算|计算|核算|檢查|检查|核對|核对|確認|确认|驗算|验算)(?:後|后)?(?:為|为|是|得)?", "重算(?:後|后)?(?:為|为|是|得)?",
+    # an admitted slip, a break, then the value: 「算錯了，是 7.6」, 「（筆誤，實為 7.6）」, 「有誤，實際為 7.6」, 「不對，是 7.6」,
+    # 「不，是 7.6」 (「誤植為 8.1」 names the slip itself)
+    r"(?:算錯|算错|有誤|有误|筆誤|笔误|誤植|误植|錯了|错了|弄錯|弄错)(?:了)?[，,。；;：:！!…⋯\s]+(?:應|应)?(?:該|该)?(?:是|為|为)",
+    "(?:實際|实际|實|实)(?:上)?(?:應|应)?(?:該|该)?(?:為|为|是)", r"(?<![是否])不(?:對|对)?[，,。！!…⋯]+\s*(?:應該|应该|應|应)?(?:是|為|为)",
     r"\bcorrect(?:ed|ion)?(?:\s+(?:answer|value))?\s*(?:to|is|:)", r"\bshould\s+(?:be|read)\b",
-    r"\bnot\b[^,;]{0,40}?,?\s*but(?:\s+rather)?\b", r"\bI\s+mean\b", r"\bactually\b")
+    r"\bnot\b[^,;]{0,40}?,?\s*but(?:\s+rather)?\b", r"\bI\s+mean\b", r"\bactually\b",
+    r"\b(?:sorry|wait|oops)\b[,!.—–-]*\s*(?:it(?:'s|\s+is)|the\s+answer\s+is)?")
 # For a number also these (the number must follow): 「8.1，應為 7.6」, 「8.1 → 7.6」.
 NUMBER_CORRECTION_MARKERS = ("(?:應|应)(?:該|该)?(?:是|為|为)", "→", "⇒", "->")
 ORDINAL_PREFIXES = ("第", r"No\.", "#", "Q", "FY", r"第\s")  # 「第 3」, "No. 2", "Q3": labels

@@ -10,7 +10,14 @@ from typing import Any
 from tw_fin_eval import prompts
 from tw_fin_eval.answers.match import gold_display
 from tw_fin_eval.overlay import Overlay, OverlaySpec, Pair, evidence_pairs, string_list
-from tw_fin_eval.records import en_evidence, source_of, table_unit_caption, translation_meta, zh_evidence
+from tw_fin_eval.records import (
+    en_evidence,
+    source_of,
+    table_unit_caption,
+    translation_meta,
+    zh_evidence,
+    zh_table,
+)
 from tw_fin_eval.schema import base_record
 from tw_fin_eval.sources import amount_scale
 from tw_fin_eval.sources import convfinqa as adapter
@@ -76,7 +83,7 @@ def validate(item: SourceItem, ov: Overlay) -> None:
 
 
 def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
-    table, evidence, unit = ov.data["table"], zh_evidence(item, ov), table_unit_caption(item)
+    table, evidence, unit = zh_table(item, ov), zh_evidence(item, ov), table_unit_caption(item)
     system, prefix = prompts.conversation_parts(table, evidence, unit)
     turns = [
         {"question": zh,
@@ -103,7 +110,7 @@ def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
         extra={"turns": turns, "system": system, "first_user_prefix": prefix},
         messages=prompts.conversation_messages(system, prefix, [turns[0]["question"]], []),
         original_en={"questions": [t["question_en"] for t in turns], "table": item.table,
-                     "evidence": en_evidence(item)},
+                     "evidence": en_evidence(item, ov)},
         meta=translation_meta(ov),
     )
 

@@ -16,6 +16,7 @@ from tw_fin_eval.records import (
     table_unit_caption,
     translation_meta,
     zh_evidence,
+    zh_table,
 )
 from tw_fin_eval.schema import base_record
 from tw_fin_eval.sources import amount_scale
@@ -72,7 +73,7 @@ def pairs(item: SourceItem, data: dict[str, Any]) -> list[Pair]:
 
 def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
     f = item.fields
-    table, evidence, question = ov.data["table"], zh_evidence(item, ov), ov.data["question"]
+    table, evidence, question = zh_table(item, ov), zh_evidence(item, ov), ov.data["question"]
     unit = table_unit_caption(item)
     return base_record(
         id=ID_FORMAT.format(item.index),
@@ -90,7 +91,7 @@ def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
         program=f["program"],
         messages=prompts.numeric_messages(question, table, evidence, yes_no=f["answer_text"] is not None,
                                           table_unit=unit),
-        original_en={"question": item.question, "table": item.table, "evidence": en_evidence(item),
+        original_en={"question": item.question, "table": item.table, "evidence": en_evidence(item, ov),
                      "answer": f["answer_original"]},
         meta=translation_meta(ov),
     )

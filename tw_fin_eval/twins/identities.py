@@ -59,8 +59,8 @@ def amount(cell: str) -> Amount | None:
     return Amount(value, decimals(m.group("num")), bool(m.group("pct")))
 
 
-# FinQA's OCR codes of a printed dash (2014 for —, 2013 for –, 2212 for −): the cell reads zero
-_DASH = re.compile(r"^\s*\(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?\s*\)?\s*$")
+# a printed dash — or FinQA's OCR code of one (2014 for —, 2013 for –, 2212 for −): the cell reads zero
+_DASH = re.compile(r"^\s*(?:\(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?\s*\)?|\$?\s*[—–])\s*$")
 ZERO = Amount(Decimal(0), 0, False)
 
 

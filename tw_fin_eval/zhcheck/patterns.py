@@ -53,7 +53,7 @@ def _regex(pattern: str) -> Callable[[str], int]:
 _US_DATE = r"(?<![\d/])(?:0?[1-9]|1[0-2])/(?:(?:0?[1-9]|[12]\d|3[01])/(?:\d{4}|\d{2})|\d{2})(?![\d/])"
 # a year used as a bare label in rendered evidence: 「2021（金額）為」, 「（2014）為」
 _BARE_YEAR = r"(?:^|[：，；。「（])\s*(?:19|20)\d\d(?=（|）為|\s*為)"
-_PCT_DUP = r"(-?\d[\d,]*(?:\.\d+)?)\s*%\s*\(\s*-?\1\s*%\s*\)"
+_PCT_DUP = r"(-?\d[\d,]*(?:\.\d+)?(?:%/-?\d[\d,]*(?:\.\d+)?)*)\s*%\s*\(\s*-?\1\s*%\s*\)"
 _NEG_DUP = r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)"
 
 _VALUE_END = re.compile(r"\s*(?:為)?\s*[-+$\d,.%()\s—–]*$")
@@ -86,7 +86,12 @@ TERMS = ("稅務部位", "其後", "第 1 類資本", "第 2 類資本", "營業
          # issue 30: filing terms written literally (glossary §3 enforces the Taiwan forms) and a copied connective
          "每股平均支付價格", "購買股份總數", "購買股數總數", "計畫或方案購買", "尚可購買", "證券持有人核准", "每股淨利",
          "普通股股東可分配", "可分配予普通股股東", "法律和解", "站點", "損失及損失費用率", "前期準備", "相較之下",
-         "營業活動提供", "投資活動使用", "籌資活動使用")
+         "營業活動提供", "投資活動使用", "籌資活動使用",
+         # issue 30 round 3 (r30b class 3): more filing terms written literally
+         "出售利得", "已實現利得", "稅後利得", "稅前利得", "每股普通股", "未結清", "合約基礎無形資產", "子公司權益中之非控制權益",
+         "承諾—", "退休後計畫", "反向股票分割", "出行業務", "出行部門",
+         # issue 30 (h): equity-method line items written word by word
+         "權益法投資收益", "權益法關聯企業")
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,9 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("x% ( x % ) (prose)", _regex(_PCT_DUP), PROSE),
     Pattern("x% ( x % ) (table evidence)", _regex(_PCT_DUP), RENDERED),
     Pattern("-x ( x ) (prose)", _regex(_NEG_DUP), PROSE),
+    # issue 30 (g): the record's table prints a figure once, as a Taiwan table does
+    Pattern("x% ( x % ) (table cells)", _regex(_PCT_DUP), frozenset({TABLE})),
+    Pattern("-x ( x ) (table cells)", _regex(_NEG_DUP), frozenset({TABLE})),
     # FinQA's OCR code of a dash (2014 = —) read as a value: 「未攤銷折價為 $ 2014」 (kept where a gold uses it)
     Pattern("dash code as a value (table evidence)",
             _regex(r"(?:為 |(?<=[^\W\d_]) )\(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?(?=[，。（；、]|$)"),
@@ -122,6 +130,18 @@ PATTERNS: tuple[Pattern, ...] = (
             _regex(r"(?:^|[；。])\s*(?:19|20)\d\d 年度?(?: \d+ 月(?: \d+ 日)?)?為"), RENDERED),
     # issue 30 (c): a text evidence entry that stops mid-sentence (「…係依 APB 第」)
     Pattern("text evidence ending mid-sentence", _regex(r"[^。？！；：」）)…\s]\s*$"), frozenset({EVIDENCE_TEXT})),
+    # issue 30 round 3 (r30b class 6): page furniture kept as evidence — a running head 「合併財務報表附註—（續）」,
+    # a table caption that ends at 「如下（單位：百萬）：」 (the table itself is printed above the evidence)
+    Pattern("running head （續） (evidence prose)", _regex(r"（續）|\(\s*續\s*\)"), frozenset({EVIDENCE_TEXT})),
+    Pattern("caption ending 如下： (evidence prose)", _regex(r"如下[^。；]{0,20}[：:]\s*。?\s*$"), frozenset({EVIDENCE_TEXT})),
+    # r30b class 7: the fourth quarter written as the English filing's period 「截至 2010 年 12 月 31 日止季度」 (第 4 季)
+    Pattern("quarter ended december 31 (prose)", _regex(r"截至(?: (?:19|20)\d\d 年)? 12 月 31 日止(?:之)?季度"), PROSE),
+    # issue 30 (h): a bare 「備抵」 (a loan's loss allowance is 備抵損失; 備抵評價, 備抵呆帳, 備抵放款損失 and
+    # ALLL's 「放款及租賃損失備抵」 are their own terms), 被-passives (「被收購者」 is the IFRS 3 term), and
+    # questions opening with a literal 「2017 年時」 ("in 2017 what was …")
+    Pattern("bare 備抵", _regex(r"(?<!損失)備抵(?!損失|評價|呆帳|放款)"), ALL),
+    Pattern("被-passive (prose)", _regex(r"被(?!收購者)"), PROSE),
+    Pattern("「N 年時」 (questions)", _regex(r"(?:19|20)\d\d 年時"), frozenset({QUESTION})),
     *(Pattern(f"term {t}", _regex(re.escape(t)), ALL) for t in TERMS),
 )
 
@@ -213,23 +233,21 @@ def _needs_source_scale(value: float, unit: dict, asked: str) -> bool:
 
 def source_scale_not_needed(rec: dict, word: str = "十億") -> int:
     """「N 十億」 / 「N 百萬」 (`word`) in prose that no gold needs (see `_needs_source_scale`): a Taiwan writer
-    writes 億／萬 there. One field is one unit style, so a field keeps the source scale throughout when one
-    of its amounts (in either source scale) is needed."""
+    writes 億／萬 there. One item is one unit style (issue 30 d, `rules.item_scale_issues`), so an item
+    keeps the source scale throughout when one of its prose amounts (in either source scale) is needed."""
     units = list(_gold_units(rec))
     # an answer (FinanceAgent reference answer, rubric) is written in the unit its question asks for:
     # 「（以十億美元為單位）」 → 「1.935 十億美元」 (glossary §1.3 (b))
     asked_in_word = re.search(rf"以{word}[^，。？；]{{0,6}}(?:為單位|計)", str(rec.get("question") or "")) is not None
-    count = 0
-    for kind, text in record_fields(rec):
-        if kind not in PROSE or (asked_in_word and kind in (ANSWER, RUBRIC)):
-            continue
-        found = {w: _money_values(rx, text) for w, rx in _SOURCE_SCALE.items()}
-        if not found[word]:
-            continue
-        values = [v for vs in found.values() for v in vs]
-        if not any(_needs_source_scale(v, u, asked) for v in values for u, asked in units):
-            count += len(found[word])
-    return count
+    found = [{w: _money_values(rx, text) for w, rx in _SOURCE_SCALE.items()} for kind, text in record_fields(rec)
+             if kind in PROSE and not (asked_in_word and kind in (ANSWER, RUBRIC))]
+    values = [v for f in found for vs in f.values() for v in vs]
+    # a share count in the source scale a gold needs (「12 百萬股」 for add(#0, 12)) sets the item's style too
+    values += [float(m.group(1).replace(",", "")) for kind, text in record_fields(rec) if kind in PROSE
+               for m in re.finditer(r"(\d[\d,]*(?:\.\d+)?)\s*(?:十億|百萬)股", text)]
+    if any(_needs_source_scale(v, u, asked) for v in values for u, asked in units):
+        return 0
+    return sum(len(f[word]) for f in found)
 
 
 def billions_not_kept_for_gold(rec: dict) -> int:
@@ -268,10 +286,63 @@ def caption_without_currency(rec: dict) -> int:
     return int(bare and _dollar_table((rec.get("original_en") or {}).get("table")))
 
 
+_DASH_CODE_CELL = re.compile(r"\(?\s*\$?\s*\(?\s*(2013|2014|2212)\s*\)?\s*\)?")
+
+
+def dash_code_cells(rec: dict) -> int:
+    """Issue 30 (g): data cells of the record's table that hold FinQA's OCR code of a dash (「2014」, 「$ 2013」)
+    where no gold program computes with that number (a column of years is years)."""
+    from tw_fin_eval.evidence_zh import header_is_data, merged_header
+    from tw_fin_eval.sources.amount_scale import program_literals
+
+    table = (rec.get("context") or {}).get("table") or []
+    if len(table) < 2:
+        return 0
+    programs = [rec.get("program")] + [t.get("program") for t in rec.get("turns") or []]
+    used = {v for p in programs if p for v in program_literals(p)}
+    first = 0 if merged_header(table) or header_is_data(table[0]) else 1
+    count = 0
+    for c in range(1, max(len(r) for r in table)):
+        cells = [row[c].strip() for row in table[first:] if c < len(row) and row[c].strip()]
+        codes = [m for x in cells if (m := _DASH_CODE_CELL.fullmatch(x))]
+        if codes and len(codes) < len(cells):  # not a column of years only
+            count += sum(1 for m in codes if float(m.group(1)) not in used)
+    return count
+
+
+_FIGURE = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])|(?<![\d.,])\d{4,}(?![\d,])")
+
+
+def figures_printed_differently(rec: dict) -> int:
+    """Issue 30 (f): rendered table evidence that prints a figure of the table with thousands separators
+    where the table has none, or the other way round (「8,985」 in the sentence, 「8985」 in the table)."""
+    table = (rec.get("context") or {}).get("table") or []
+    in_table = {m.group(0) for row in table for cell in row for m in _FIGURE.finditer(cell)}
+    bare = {f.replace(",", ""): f for f in in_table}
+    count = 0
+    for kind, text in record_fields(rec):
+        if kind == EVIDENCE_TABLE:
+            figures = [m.group(0) for m in _FIGURE.finditer(text)]
+            count += any(f not in in_table and f.replace(",", "") in bare for f in figures)
+    return count
+
+
+def mixed_styles_in_item(rec: dict) -> int:
+    """Issue 30 (d): an item whose prose writes amounts both the source's way (「324 百萬美元」) and the
+    Taiwan way (「3.24 億美元」) — 1 per item (`rules.item_scale_issues`)."""
+    from tw_fin_eval.zhcheck.rules import item_scale_issues
+
+    fields = [(f"{kind}[{k}]", text) for k, (kind, text) in enumerate(record_fields(rec)) if kind in PROSE]
+    return int(bool(item_scale_issues(fields)))
+
+
 RECORD_COUNTS.update({"N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
                       "N 百萬 (prose, no gold needs it)": millions_not_kept_for_gold,
                       "header prefix dropped (table evidence)": header_prefix_dropped,
-                      "table-unit caption without its currency": caption_without_currency})
+                      "table-unit caption without its currency": caption_without_currency,
+                      "dash code in a data cell (table)": dash_code_cells,
+                      "amounts in two styles within one item (prose)": mixed_styles_in_item,
+                      "figure printed differently in table and evidence": figures_printed_differently})
 
 
 def count_file(path: Path) -> dict[str, tuple[int, int]]:

@@ -38,7 +38,7 @@ def record_issues(rec: dict[str, Any], *, path: object = "", line: int | None = 
     elif rec.get("question"):
         add("question", check_zh(rec["question"]))
     if en.get("table") and ctx.get("table"):
-        add("context.table", table_issues(en["table"], ctx["table"]))
+        add("context.table", table_issues(en["table"], ctx["table"], displayed=True))
     for k, (e, z) in enumerate(zip(en.get("evidence") or [], ctx.get("evidence") or [])):
         if isinstance(e, dict) and not str(e.get("key", "")).startswith("table_"):
             add(f"context.evidence[{k}]", check_translation(e.get("text", ""), z))

@@ -436,9 +436,10 @@ def _blank_latin1_codes(en: str) -> str:
     return _LATIN1_CODE_RE.sub(lambda m: " " * len(m.group()), en)
 
 
-# "21% ( 21 % )" / "-32 ( 32 )": group 2 is the repeat
+# "21% ( 21 % )" / "-32 ( 32 )" / "71%/79% ( 71%/79 % )": groups 2, 4, 6 are the repeat
 _EN_DUP_RE = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*%\s*\(\s*-?(?:201[cd])?(\d[\d,]*(?:\.\d+)?)\s*%\s*\)"
-                        r"|(?<![\w.])-(\d[\d,]*(?:\.\d+)?)\s*\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)")
+                        r"|(?<![\w.])-(\d[\d,]*(?:\.\d+)?)\s*\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)"
+                        r"|(\d+(?:\.\d+)?%/\d+(?:\.\d+)?)%\s*\(\s*(\d+(?:\.\d+)?%/\d+(?:\.\d+)?)\s*%\s*\)")
 
 
 def _en_numeral_matches(en: str) -> list[re.Match[str]]:
@@ -463,11 +464,12 @@ def _en_numeral_matches(en: str) -> list[re.Match[str]]:
     # FinQA repeats a signed figure in parentheses ("21% ( 21 % )", "-32 ( 32 )"); prose writes it once
     # (glossary §1 rule 17), so the parenthesised repeat is no numeral of its own
     for dup in _EN_DUP_RE.finditer(en):
-        first, repeat = (1, 2) if dup.group(1) is not None else (3, 4)
-        if _norm_numeral(dup.group(first)) != _norm_numeral(dup.group(repeat)):
+        first, repeat = next((k, k + 1) for k in (1, 3, 5) if dup.group(k) is not None)
+        if re.sub(r"[\d.,]+", lambda m: _norm_numeral(m.group()), dup.group(first)) != \
+                re.sub(r"[\d.,]+", lambda m: _norm_numeral(m.group()), dup.group(repeat)):
             continue
         for i, m in enumerate(matches):
-            if m.start() == dup.start(repeat):
+            if dup.start(repeat) <= m.start() < dup.end(repeat):
                 exempt[i] = True
     return [m for m, skip in zip(matches, exempt) if not skip]
 
@@ -773,14 +775,62 @@ def _mixed_scale(zh: str) -> list[Finding]:
                     _snippet(zh, source.start(), source.end()), found=source.group(), code="mixed_scale")]
 
 
+# money or share amounts, for the item-wide rule (「35 百萬桶油當量」 is a unit name, not a style)
+_SOURCE_AMOUNT_RE = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:十億|百萬)(?:美元|元|股)")
+_TAIWAN_AMOUNT_RE = re.compile(r"\d[\d,]*(?:\.\d+)?\s*[億萬](?:美元|元|股)")
+
+
+def item_scale_issues(fields: Iterable[tuple[str, str]]) -> list[tuple[str, Finding]]:
+    """One amount style per item (issue 30 d): the prose fields of one item (field name, zh-TW text) write
+    their amounts either the source's way (「324 百萬美元」, when a gold needs it) or the Taiwan way (「3.24
+    億美元」), not both — a reader of the item sees one convention. The finding names the field in the source
+    style and the field it disagrees with."""
+    source = taiwan = None
+    for field, zh in fields:
+        if source is None and (m := _SOURCE_AMOUNT_RE.search(zh)):
+            source = (field, zh, m)
+        if taiwan is None and (m := _TAIWAN_AMOUNT_RE.search(zh)):
+            taiwan = (field, zh, m)
+    if source is None or taiwan is None or source[0] == taiwan[0]:
+        return []  # one field mixing both is the per-string rule's finding
+    field, zh, m = source
+    return [(field, Finding("convention", f"同一題的金額單位要一致：「{m.group()}」與 {taiwan[0]} 的「{taiwan[2].group()}」"
+                                          "混用，請整題一律寫成億／萬（標準答案需要原文單位時，在問題中註明單位）",
+                            _snippet(zh, m.start(), m.end()), found=m.group(), code="mixed_scale_item"))]
+
+
 # ---------------------------------------------------------------------------------------------
 # tables and whole translations
 
 _LATIN_RE = re.compile(r"[A-Za-z]")
 
 
-def table_issues(en_table: list[list[str]], zh_table: list[list[str]]) -> list[Finding]:
-    """Same rows and row lengths; cells without Latin letters identical; other cells translated well."""
+_DASH_CODE_CELL_RE = re.compile(r"\(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?\s*\)?")  # FinQA's OCR for a dash
+_DIGIT_GROUP_RE = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+def displayed_as(en_cell: str, zh_cell: str) -> bool:
+    """Does `zh_cell` print what `en_cell` says, as a Taiwan table prints it (a built record's table)?
+    Identical; or with thousands separators, FinQA's duplicated rendering written once (「-34 ( 34 )」 →
+    「-34」, 「6.5% ( 6.5 % )」 → 「6.5%」, 「( 41 ) % ( % )」 → 「-41%」), a dash code (2014, 2013, 2212) as 「—」.
+
+    >>> displayed_as("$ -30584 ( 30584 )", "$ -30,584"), displayed_as("2014", "—"), displayed_as("1234", "1,243")
+    (True, True, False)
+    """
+    if en_cell == zh_cell:
+        return True
+    if zh_cell.strip() == "—":
+        return _DASH_CODE_CELL_RE.fullmatch(en_cell.strip()) is not None
+    en = re.sub(r"(-?\d[\d,]*(?:\.\d+)?(?:%/-?\d[\d,]*(?:\.\d+)?)*)\s*%\s*\(\s*-?\1\s*%\s*\)", r"\1%",
+                en_cell.strip())
+    en = re.sub(r"\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)\s*%(?:\s*\(\s*%\s*\))?", r"-\1%", en)
+    en = re.sub(r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)", r"-\1", en)
+    return en == _DIGIT_GROUP_RE.sub("", zh_cell.strip())
+
+
+def table_issues(en_table: list[list[str]], zh_table: list[list[str]], *, displayed: bool = False) -> list[Finding]:
+    """Same rows and row lengths; cells without Latin letters identical (`displayed`: a built record's
+    table, which may print them as a Taiwan table does — `displayed_as`); other cells translated well."""
     findings = []
     if len(en_table) != len(zh_table):
         findings.append(Finding("table_shape", f"表格列數不同：原文 {len(en_table)} 列，譯文 {len(zh_table)} 列",
@@ -793,11 +843,13 @@ def table_issues(en_table: list[list[str]], zh_table: list[list[str]]) -> list[F
             continue
         for c, (en_cell, zh_cell) in enumerate(zip(en_row, zh_row)):
             if not _LATIN_RE.search(en_cell):
-                if en_cell != zh_cell:
+                if en_cell != zh_cell and not (displayed and displayed_as(en_cell, zh_cell)):
                     findings.append(Finding("table_cell",
                                             f"第 {r} 列第 {c} 欄沒有英文字母，必須與原文相同：「{en_cell}」",
                                             zh_cell[:60], found=zh_cell, fix=en_cell))
                 continue
+            if displayed and zh_cell.rstrip().endswith("—"):  # 「…負債 2014」 printed 「…負債 —」: no numeral lost
+                en_cell = re.sub(r"\s(?:2013|2014|2212)\s*$", " —", en_cell)
             for f in check_translation(en_cell, zh_cell, in_table=True):
                 findings.append(Finding(f.rule, f"第 {r} 列第 {c} 欄：{f.message}", f.text, f.found, f.fix, f.code))
     return findings
