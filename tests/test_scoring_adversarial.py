@@ -41,7 +41,14 @@ FinChain-TW items, each verdict written before the scorer was run:
   a negation whose verb differs from the question's «未超過風險胃納» for «是否超出», «未達列為», «沒有達到»
   (wrong-accepted / right-rejected), an uncertain conclusion «可能是符合» (wrong-accepted), «比門檻報酬率低 6.31 個
   百分點» (right-rejected), and refusals — with no answer line, ending in a closing courtesy, or on the answer line —
-  that the harness could not report as `refused`.
+  that the harness could not report as `refused`;
+- tests/fixtures/adversarial_outputs_8.jsonl: 227 outputs in nine styles, uncertainty-focused again (hedges, a hedge
+  then another value, alternatives and ranges with every joiner, unit restatements against contradicting scales,
+  decrease and loss words in both scripts, negated yes/no and categorical answers, corrections, loose markers,
+  refusals, mixed script, Taiwan phrasing), a seventh writer who read only the docs, verdicts written before
+  scoring; its records are the built data records. First run (scorer 4e829b7, issue 26 parts 3–3d): 227 of 227
+  (100%) — no wrong answer accepted, no right answer rejected. (For reference, the scorer of this session's start,
+  72024ca, with the harness of the time: 220/227, the seven misses all refusals it could not report as `refused`.)
 
 Every case must agree with the headline (strict) verdict — `refused` is a wrong answer that declines, so a case
 adjudicated `wrong` also agrees with it; a regression in any class shows up as the cases it breaks."""
@@ -56,7 +63,7 @@ from tw_fin_eval.scoring import engine
 FIXTURES = [Path(__file__).parent / "fixtures" / name
             for name in ("adversarial_outputs.jsonl", "adversarial_outputs_2.jsonl", "adversarial_outputs_3.jsonl",
                          "adversarial_outputs_4.jsonl", "adversarial_outputs_5.jsonl", "adversarial_outputs_6.jsonl",
-                         "adversarial_outputs_7.jsonl")]
+                         "adversarial_outputs_7.jsonl", "adversarial_outputs_8.jsonl")]
 VERDICTS = {"correct", "wrong", "refused", "pending"}
 
 

@@ -328,7 +328,8 @@ def test_colloquial_percent_and_simplified_tenths(response, want):
 # ---- uncertainty with a degree word, a trailing hedge, a restated question, English lead-ins ------------------------
 @pytest.mark.parametrize("response", ["答案：很可能超過上限", "答案：有可能超過", "答案：極可能超過上限", "答案：傾向於超過上限",
                                       "答案：是，可能吧", "答案：是（可能）", "Answer: Yes, probably.", "Answer: likely yes",
-                                      "答案：我猜是", "答案：推測是超過"])
+                                      "答案：我猜是", "答案：推測是超過", "答案：幾乎超過上限", "答案：差點超過上限",
+                                      "答案：偏向超過"])
 def test_a_hedged_yes_no_is_neither(response):
     q = "負債比率是否超過上限？"
     assert verdict(_finqa(q, None, text="yes"), response) is False
@@ -371,3 +372,11 @@ def test_the_slip_named_after_the_answer_is_not_the_answer(response):
     q = "該公司的利息保障倍數是多少？"
     assert verdict(_finqa(q, 7.6, "7.6"), response) is True
     assert verdict(_finqa(q, 8.1, "8.1"), response) is False
+
+
+@pytest.mark.parametrize("response", ["答案：5.2%（衰退）", "答案：5.2% (decrease)", "答案：此筆為衰退，幅度為 5.2%"])
+def test_a_direction_in_an_aside_or_another_clause_gives_no_sign(response):
+    # the documented rule (asides and second clauses are not the value; sets 4, 5 and 7 adjudicate it so): the value
+    # carries its own sign or decrease word
+    assert verdict(_finqa(CHANGE_Q, -0.052, "-5.2%"), response) is False
+    assert verdict(_finqa(CHANGE_Q, 0.052, "5.2%"), response) is True

@@ -118,8 +118,8 @@ NOT_NEGATIONS = ("不僅", "不只", "不但", "不光", "非但", "無論", "�
 # 「未必符合」, "maybe yes") — it is undecided, like a refusal never a yes or a no. (Read in Traditional script; 「不可能」,
 # 「沒有可能」 are negations, not hedges.)
 UNCERTAIN_HEDGES = ("(?<![不沒無])(?<!沒有)可能(?!性)", "也許", "或許", "大概", "說不定", "似乎", "恐怕", "未必", "不一定", "不見得",
-                    "或將", "傾向", "我猜", "猜測", "推測", r"\bmaybe\b", r"\bperhaps\b", r"\bpossibly\b", r"\bprobably\b",
-                    r"\bmight\b", r"\b(?:un)?likely\b")
+                    "或將", "傾向", "偏向", "我猜", "猜測", "推測", "幾乎", "差點", "差一點", r"\bmaybe\b", r"\bperhaps\b",
+                    r"\bpossibly\b", r"\bprobably\b", r"\bmight\b", r"\b(?:un)?likely\b")  # «幾乎超過» does not exceed
 # Degree words a hedge may carry at the start of an answer: 「很可能」, 「極可能」, 「有可能」, 「最可能是」.
 HEDGE_DEGREES = ("很", "極", "非常", "相當", "頗", "比較", "較", "最", "有", "most", "quite", "very")
 # A clause that is only a hedge makes the whole answer uncertain: 「是，可能吧」, 「是（可能）」, "Yes, probably."
@@ -178,6 +178,8 @@ LOSS_LINKS = ("了", *APPROXIMATORS, "為", "为", "達", "达", "高達", "高�
 AMOUNT_CURRENCY_MARKS = (r"NT\$", r"US\$", r"HK\$", r"\$", "新台幣", "新臺幣", "新台币")
 # After the amount: 「5.2% 的跌幅」, 「320 百萬元的虧損」, "5.2% lower".
 DECREASE_AFTER = ("的(?:跌幅|減幅|减幅|降幅|衰退|虧損|亏损|損失|损失|減少|减少|下降|下滑)", r"(?:lower|less|down|decrease|decline|drop|loss)\b")
+# A bracketed direction is an aside («5.2%（衰退）», «320（虧損）»): it does not give the sign — nor does a direction in
+# another clause («此筆為損失，金額為 NT$912,744»); the value carries its own sign or decrease word.
 # What a decrease question asks for after the verb: 「減少了多少」, 「下降的百分比」, 「縮減的金額」.
 DECREASE_ASKED = ("百分比", "幅度", "比率", "比例", "金額", "數額", "數")
 DECREASE_NOUNS = ("減幅", "减幅", "跌幅", "降幅")  # an asked 「減幅」 / 「跌幅」 is a decrease too
