@@ -603,6 +603,9 @@ def _group_figure(m: re.Match, cell: str, label: str, years_only: bool) -> str:
     return m.group(1) + (figure if year else f"{int(figure):,}")
 
 
+_YEAR_OVER_QUARTER_RE = re.compile(r"(?:19|20)\d\d ?(?:會計)?年度?")
+
+
 def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozenset()) -> str:
     """The zh-TW sentence for row `row` of a translated table (see the module docstring). `keep`: numbers the
     gold programs compute with (a dash code among them is a value, not a dash). The row is read from
@@ -672,8 +675,12 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     if lead and date_column and body.startswith(label):
         body = f"{lead}為 {label}之{body[len(label):].lstrip('：')}"  # 「既得日為 2011 年 1 月 25 日之限制型股票單位為 8000」
     elif lead:
-        # the label column's header: a time lead opens the sentence, a category lead names the label
-        body = f"{lead}，{body}" if _TIME_LEAD_RE.search(lead) or not label else f"{lead}「{label}」" + body[len(label):]
+        # the label column's header: a time lead opens the sentence, a category lead names the label; a year
+        # over a quarter is one period (「2010 年第 4 季：最高 53.14」, not 「2010 年，第 4 季：」)
+        if _YEAR_OVER_QUARTER_RE.fullmatch(lead) and re.match(r"第 ?[1-4] ?季", label):
+            body = f"{lead}{body}"
+        else:
+            body = f"{lead}，{body}" if _TIME_LEAD_RE.search(lead) or not label else f"{lead}「{label}」" + body[len(label):]
     return _flatten(body + (_unit_suffix(shared_unit) if shared_unit else "")) + "。"
 
 

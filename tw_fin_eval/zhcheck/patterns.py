@@ -142,6 +142,15 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("bare 備抵", _regex(r"(?<!損失)備抵(?!損失|評價|呆帳|放款)"), ALL),
     Pattern("被-passive (prose)", _regex(r"被(?!收購者)"), PROSE),
     Pattern("「N 年時」 (questions)", _regex(r"(?:19|20)\d\d 年時"), frozenset({QUESTION})),
+    # issue 30 round 4 (t31): English order in questions — "compared to" as 「相較（於）」 where 「較」 reads, "ratio
+    # of X relative to Y" as 「相對於」, "for / concerning X" as a pre-posed 「對於／關於」, and the filing's period
+    # 「截至 2015 年 12 月 31 日止年度」 where a question says 「2015 年度」
+    Pattern("「相較」 (questions)", _regex("相較"), frozenset({QUESTION})),
+    Pattern("「相對於」 (questions)", _regex("相對於"), frozenset({QUESTION})),
+    Pattern("「對於／關於」 (questions)", _regex("(?<!相)對於|關於"), frozenset({QUESTION})),
+    Pattern("「截至…止年度」 (questions)", _regex(r"日止(?:會計)?年度"), frozenset({QUESTION})),
+    # a calendar quarter written as the filing's period 「截至 3 月 31 日止季度」 (第 1 季), anywhere
+    Pattern("quarter ended (all fields)", _regex(r"截至[^，。：；]{0,14}日止(?:之)?季度"), ALL),
     *(Pattern(f"term {t}", _regex(re.escape(t)), ALL) for t in TERMS),
 )
 
