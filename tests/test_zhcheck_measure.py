@@ -258,3 +258,14 @@ def test_question_word_order_rows_count_the_calques_only():
     assert quarter.count("2010 年第 4 季：最高 53.14") == 0
     assert {compared.kinds, relative.kinds, about.kinds, year_end.kinds} == {frozenset({QUESTION})}
     assert "table" in quarter.kinds
+
+
+def test_footnote_mark_columns_are_counted_only_when_numbered_in_sequence():
+    from tw_fin_eval.zhcheck.patterns import footnote_marks_as_negatives
+
+    def rec(col: list[str]) -> dict:
+        return {"context": {"table": [["名稱 " + str(k), "1", x] for k, x in enumerate(col)]}}
+
+    assert footnote_marks_as_negatives(rec(["-2", "-3", "-4"])) == 1
+    assert footnote_marks_as_negatives(rec(["（註 2）", "（註 3）", "（註 4）"])) == 0
+    assert footnote_marks_as_negatives(rec(["-2", "-7", "-3"])) == 0

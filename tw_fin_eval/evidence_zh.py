@@ -564,6 +564,26 @@ def _dedupe(text: str) -> str:
     return _NEG_DUP_RE.sub(r"-\1", _PCT_DUP_RE.sub(r"\1%", text))
 
 
+_FOOTNOTE_MARK_RE = re.compile(r"\s*-(\d{1,2})\s*\(\s*\1\s*\)\s*")
+
+
+def _footnote_columns(table: list[list[str]]) -> list[list[str]]:
+    """A column of FinQA's footnote marks — the page's 「(2)」, 「(3)」 … beside each name, read by FinQA as negatives
+    「-2 ( 2 )」, 「-3 ( 3 )」 — says 「（註 2）」: three or more cells, every one a mark, numbered one after another."""
+    width = max((len(r) for r in table), default=0)
+    out = [list(r) for r in table]
+    for c in range(1, width):
+        cells = [(r, row[c]) for r, row in enumerate(table) if c < len(row) and row[c].strip()]
+        marks = [_FOOTNOTE_MARK_RE.fullmatch(cell) for _, cell in cells]
+        if len(cells) < 3 or not all(marks):
+            continue
+        numbers = [int(m.group(1)) for m in marks]
+        if all(b == a + 1 for a, b in zip(numbers, numbers[1:])):
+            for (r, _), n in zip(cells, numbers):
+                out[r][c] = f"（註 {n}）"
+    return out
+
+
 def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
                   keep_rows: frozenset[int] | None = None) -> list[list[str]]:
     """The translated table as a Taiwan table prints it (the record's table; the evidence sentences are read
@@ -578,6 +598,7 @@ def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
         return []
     if len(table) == 1:  # a header-only table: each cell says name and value
         return [[_dedupe(table[0][0])] + [_name_value_cell(c, keep) if c.strip() else c for c in table[0][1:]]]
+    table = _footnote_columns(table)
     merged = merged_header(table) is not None
     first = 0 if merged or header_is_data(table[0]) else 1  # the first data row
     # a header of years only heads value columns from the first (ETR's tables have no label column)
