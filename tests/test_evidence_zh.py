@@ -84,7 +84,12 @@ def test_ocr_dash_codes_read_as_a_dash_unless_a_gold_computes_with_them():
     # a gold program that computes with 2014 makes it a value; other numbers are never touched
     assert "2011 年 $ 2,014、" in render_row(table, 2, frozenset({2014.0}))
     assert "2010 年 $ 2,014.5" in render_row(table, 2, frozenset({2014.0}))
-    assert "2011 年為 —" in render_row(table, 2)  # no program uses it: the dash it stands for
+    # no program uses it: the table decides (dash_codes) — a code among 5 and 9 is the dash it stands for, one
+    # between 2,098 and 2,014.5 of the same item is a number (tests/test_dash_codes.py reads each rule both ways)
+    assert "2011 年 $ 2,014、" in render_row(table, 2)
+    small = [row[:] for row in table]
+    small[2][1], small[2][3] = "5", "9"
+    assert "2011 年為 —" in render_row(small, 2)
     assert render_row([["", "金額"], ["2015 年營收", "$ 2015"]], 1) == "2015 年營收為 $ 2,015。"  # not a dash code: a number
 
 
@@ -284,7 +289,8 @@ def test_the_table_prints_what_the_evidence_prints():
     assert shown == [["（百萬美元）", "2013", "2012"], ["K 專案", "-34", "—"], ["營業利益", "$ 2,098", "$ 2,014"],
                      ["成長率", "6.5%", "71%/79%"]]
     assert display_table(shown, frozenset({2014.0}), frozenset({2})) == shown  # idempotent
-    assert display_table(table)[2][2] == "—"  # no gold computes with 2014: the dash it stands for
+    assert display_table(table)[2][2] == "$ 2,014"  # no gold needs it, but beside 2,098 the table reads a number
+    assert display_table(table)[1][2] == "—"  # beside -34: the dash it stands for
     for row in range(1, 4):
         sentence = render_row(shown, row, frozenset({2014.0}))
         figures = re.findall(r"(?<![\d,.])\d[\d,]*(?:\.\d+)?%?(?![\d,.%]| ?年)", sentence.split("：", 1)[-1])

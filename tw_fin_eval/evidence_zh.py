@@ -26,6 +26,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tw_fin_eval import dash_codes
+from tw_fin_eval.dash_codes import DASH_CODE_RE as _DASH_CODE_RE
+from tw_fin_eval.dash_codes import DASH_CODES as _DASH_CODES
+
+_ALL_CODES = frozenset(float(code) for code in _DASH_CODES.split("|"))
+
 # words that make a bracket or a header cell a unit statement: （百萬美元）, （單位：千）, （每日千桶）
 _UNIT_WORD_RE = re.compile(r"百萬|千|十億|億|萬|單位|美元|元|桶|平方英尺|英畝|噸|兆瓦|MW|百分比")
 _FULL_BRACKET_RE = re.compile(r"（([^（）]*)）")
@@ -35,8 +41,6 @@ _GENERIC_COLUMNS = frozenset({"", "金額", "數額", "數值", "價值"})
 _YEAR_RE = re.compile(r"(?:19|20)\d\d")
 _US_DATE = r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:(?:19|20)?\d\d)"  # 12/31/2011, 12/31/11
 _US_DATE_RE = re.compile(r"(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/((?:19|20)?\d\d)")
-# FinQA's OCR codes of a dash where the page printed one: 2014 (—), 2013 (–), 2212 (−)
-_DASH_CODES = "2013|2014|2212"
 _US_MONTH_RE = re.compile(r"(0?[1-9]|1[0-2])/(\d\d)")  # 12/16 in a header row of year-ends
 # a label column header that only says "these are periods": dropped before a year label
 _GENERIC_TIME_LEADS = frozenset({"年度", "年", "期間", "日期", "會計年度", "年份"})
@@ -292,9 +296,6 @@ def _listing(parts: list[tuple[str, str]]) -> str:
     # names that hold 「、」 themselves (「選擇權、認股權證及權利」) are listed with 「，」, their groups with 「；」
     inner, outer = ("，", "；") if any("、" in n for n in names) else ("、", "，")
     return outer.join(inner.join(x for x in run if x) for run in runs)
-
-
-_DASH_CODE_RE = re.compile(rf"\(?\s*\$?\s*\(?\s*({_DASH_CODES})\s*\)?\s*\)?")  # a cell holding only a dash
 
 
 # 「( 41 ) % ( % )」 = −41%, 「( 1.3 ) 個百分點」 = −1.3 個百分點
@@ -565,13 +566,13 @@ def _dedupe(text: str) -> str:
 
 
 def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
-                  keep_rows: frozenset[int] | None = None) -> list[list[str]]:
+                  keep_rows: frozenset[int] | None = None, stated: frozenset[float] = frozenset()) -> list[list[str]]:
     """The translated table as a Taiwan table prints it (the record's table; the evidence sentences are read
     from it, so both print every figure alike): FinQA's duplicates written once (「-34 ( 34 )」 → 「-34」,
-    「6.5% ( 6.5 % )」 → 「6.5%」), a dash code in a data cell (「2014」 for —) as 「—」 unless a gold program
-    computes with it (`keep`; with `keep_rows`, only in those rows — the gold's evidence rows: a 「2014」 the
-    gold reads as 2012's profit is a number there and a dash in the rows around it), and every amount of four or more digits with thousands separators
-    (「1,725,584」). A year stays a year: a column whose figures are all years (19xx/20xx, no $), or a
+    「6.5% ( 6.5 % )」 → 「6.5%」), a dash code in a data cell (「2014」 for —) as 「—」 unless the table reads it
+    as a number (`dash_codes.number_cells`: a year in a column of years, a value its totals need, one it
+    cannot tell; `stated`: the numbers of the page's text, which may state a total) or a gold program computes with it (`keep`; with `keep_rows`, only in those rows — the gold's
+    evidence rows), and every amount of four or more digits with thousands separators (「1,725,584」). A year stays a year: a column whose figures are all years (19xx/20xx, no $), or a
     year-looking figure in a row about dates (「到期年度」). Header and label cells only lose duplicates.
     Every numeral's value is kept; the function is idempotent."""
     if not table:
@@ -582,9 +583,13 @@ def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
     first = 0 if merged or header_is_data(table[0]) else 1  # the first data row
     # a header of years only heads value columns from the first (ETR's tables have no label column)
     lead = 0 if first and table[0][0].strip() and all(_is_time(_date_label(h)) for h in table[0] if h.strip()) else 1
+    numbers = dash_codes.number_cells(table, first, lead, stated)  # codes the table (or its page) reads as numbers
+
+    def kept(r: int, k: int) -> frozenset[float]:
+        return _ALL_CODES if (r, k) in numbers else keep if keep_rows is None or r in keep_rows else frozenset()
+
     out = [[_dedupe(c) for c in row] for row in table[:first]]
-    out += [[_dedupe(c) if k < lead else _value(c, keep if keep_rows is None or r in keep_rows else frozenset())
-             if c.strip() else c for k, c in enumerate(row)]
+    out += [[_dedupe(c) if k < lead else _value(c, kept(r, k)) if c.strip() else c for k, c in enumerate(row)]
             for r, row in enumerate(table[first:], first)]
     width = max(len(r) for r in out)
     for c in range(lead, width):
@@ -608,6 +613,7 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     gold programs compute with (a dash code among them is a value, not a dash). The row is read from
     `display_table`, so the sentence prints each figure as the record's table does."""
     table = display_table(table, keep)
+    keep = keep | _ALL_CODES  # the dashes are 「—」 now: a dash code left in the table is a number
     cells = table[row]
     if (merged := merged_header(table)) is not None:
         return _render_merged(table, row, merged, keep)

@@ -286,12 +286,10 @@ def caption_without_currency(rec: dict) -> int:
     return int(bare and _dollar_table((rec.get("original_en") or {}).get("table")))
 
 
-_DASH_CODE_CELL = re.compile(r"\(?\s*\$?\s*\(?\s*(2013|2014|2212)\s*\)?\s*\)?")
-
-
 def dash_code_cells(rec: dict) -> int:
-    """Issue 30 (g): data cells of the record's table that hold FinQA's OCR code of a dash (「2014」, 「$ 2013」)
-    where no gold program computes with that number (a column of years is years)."""
+    """Issue 30 (g): data cells of the record's table that still hold FinQA's OCR code of a dash (「2014」,
+    「$ 2013」) where the table reads it as a dash (`dash_codes.readings`) and no gold program computes with it."""
+    from tw_fin_eval.dash_codes import DASH_CODE_RE, readings
     from tw_fin_eval.evidence_zh import header_is_data, merged_header
     from tw_fin_eval.sources.amount_scale import program_literals
 
@@ -301,13 +299,35 @@ def dash_code_cells(rec: dict) -> int:
     programs = [rec.get("program")] + [t.get("program") for t in rec.get("turns") or []]
     used = {v for p in programs if p for v in program_literals(p)}
     first = 0 if merged_header(table) or header_is_data(table[0]) else 1
-    count = 0
-    for c in range(1, max(len(r) for r in table)):
-        cells = [row[c].strip() for row in table[first:] if c < len(row) and row[c].strip()]
-        codes = [m for x in cells if (m := _DASH_CODE_CELL.fullmatch(x))]
-        if codes and len(codes) < len(cells):  # not a column of years only
-            count += sum(1 for m in codes if float(m.group(1)) not in used)
-    return count
+    dashes = {cell for cell, number in readings(table, first).items() if not number}
+    return sum(1 for r in range(first, len(table)) for c in range(1, len(table[r]))
+               if (m := DASH_CODE_RE.fullmatch(table[r][c].strip())) and (r, c) in dashes
+               and float(m.group(1)) not in used)
+
+
+def _dash_code_readings(rec: dict) -> tuple[int, int]:
+    """(blanked, printed as numbers): the English table's data cells holding a dash code that the record's
+    table prints as 「—」, and those it prints as a number (a year, an amount the totals need, a gold operand)."""
+    from tw_fin_eval.dash_codes import DASH_CODE_RE
+
+    en = (rec.get("original_en") or {}).get("table") or []
+    zh = (rec.get("context") or {}).get("table") or []
+    blanked = numbers = 0
+    for r, row in enumerate(en):
+        for c, cell in enumerate(row[1:], 1):
+            if r < len(zh) and c < len(zh[r]) and DASH_CODE_RE.fullmatch(cell.strip()) and \
+                    (r > 0 or zh[r][c].strip() == "—"):  # a header's 2014 is a year
+                blanked += zh[r][c].strip() == "—"
+                numbers += zh[r][c].strip() != "—"
+    return blanked, numbers
+
+
+def dash_codes_blanked(rec: dict) -> int:
+    return _dash_code_readings(rec)[0]
+
+
+def dash_codes_as_numbers(rec: dict) -> int:
+    return _dash_code_readings(rec)[1]
 
 
 _FIGURE = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])|(?<![\d.,])\d{4,}(?![\d,])")
@@ -341,6 +361,8 @@ RECORD_COUNTS.update({"N 十億 (prose, no gold needs it)": billions_not_kept_fo
                       "header prefix dropped (table evidence)": header_prefix_dropped,
                       "table-unit caption without its currency": caption_without_currency,
                       "dash code in a data cell (table)": dash_code_cells,
+                      "dash code printed as 「—」 (table)": dash_codes_blanked,
+                      "dash code printed as a number (table)": dash_codes_as_numbers,
                       "amounts in two styles within one item (prose)": mixed_styles_in_item,
                       "figure printed differently in table and evidence": figures_printed_differently})
 
