@@ -234,3 +234,15 @@ def test_page_furniture_and_quarter_rows_count_what_the_review_saw():
     assert quarter.count("2010 年第 4 季，本公司買回 100 股") == 0
     assert quarter.count("截至 2010 年 12 月 31 日止年度") == 0
     assert {head.kinds, caption.kinds} == {frozenset({"evidence_text"})}
+
+
+def test_half_width_footnote_mark_row_counts_marks_not_names_or_negatives():
+    """r31b C1 measure row: 「購買義務 ( a )」, 「( 1 )」 after a word or a figure count; the printed 「（a）」,
+    「（註 1）」, a negative 「( 14 )」, 「$ ( 26 )」 and the plan name 「401 ( k )」 do not."""
+    from tw_fin_eval.zhcheck.patterns import PATTERNS
+
+    count = next(p for p in PATTERNS if p.name == "half-width footnote mark ( a ) / ( 1 )").count
+    assert count("購買義務 ( a )") == 1 and count("買回股份總數 ( 1 ) ( 2 )") == 2 and count("18322320 ( 1 )") == 1
+    assert count("Visa Inc. ( 1 )") == 1 and count("（重編後）( 1 )") == 1
+    assert count("購買義務（a）") == 0 and count("買回股份總數（註 1）") == 0
+    assert count("( 14 )") == 0 and count("$ ( 26 )") == 0 and count("401 ( k ) 相對提撥") == 0

@@ -56,6 +56,8 @@ _BARE_YEAR = r"(?:^|[：，；。「（])\s*(?:19|20)\d\d(?=（|）為|\s*為)"
 _PCT_DUP = r"(-?\d[\d,]*(?:\.\d+)?(?:%/-?\d[\d,]*(?:\.\d+)?)*)\s*%\s*\(\s*-?\1\s*%\s*\)"
 _NEG_DUP = r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)"
 
+_HALF_MARK = r"(?<=[^\W\d_]|[）)%.])\s*\(\s*(?:[a-z]|\d{1,2})\s*\)|(?<=\d)\s+\(\s*(?:[a-jl-z]|\d{1,2})\s*\)(?=\s*(?:（|$|[^\d\s$(]))"
+
 _VALUE_END = re.compile(r"\s*(?:為)?\s*[-+$\d,.%()\s—–]*$")
 
 
@@ -143,6 +145,10 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("被-passive (prose)", _regex(r"被(?!收購者)"), PROSE),
     Pattern("「N 年時」 (questions)", _regex(r"(?:19|20)\d\d 年時"), frozenset({QUESTION})),
     *(Pattern(f"term {t}", _regex(re.escape(t)), ALL) for t in TERMS),
+    # issue 30 (r31b C1): FinQA's half-width, space-padded footnote mark after a word, a bracket or a figure
+    # (「購買義務 ( a )」, 「買回股份總數 ( 1 )」, 「18322320 ( 1 )」) — glossary §1.19 writes 「（a）」 / 「（註 1）」;
+    # 「401 ( k )」 is a plan's name, not a mark
+    Pattern("half-width footnote mark ( a ) / ( 1 )", _regex(_HALF_MARK), ALL),
 )
 
 
@@ -336,7 +342,26 @@ def mixed_styles_in_item(rec: dict) -> int:
     return int(bool(item_scale_issues(fields)))
 
 
-RECORD_COUNTS.update({"N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
+def note_column_as_number(rec: dict) -> int:
+    """r31b C1: cells of a footnote column (the page's 「(2)」「(3)」… that FinQA printed 「-2 ( 2 )」, finqa 0096)
+    that the record's table prints as a number (「-2」) instead of a note reference 「（註 2）」."""
+    from tw_fin_eval.evidence_zh import _note_column, header_is_data, merged_header
+
+    en = (rec.get("original_en") or {}).get("table") or []
+    zh = (rec.get("context") or {}).get("table") or []
+    if len(en) < 2 or len(en) != len(zh):
+        return 0
+    first = 0 if merged_header(en) or header_is_data(en[0]) else 1
+    count = 0
+    for c in range(1, max(len(r) for r in en)):
+        if _note_column(en, c, first):
+            count += sum(1 for row in zh[first:] if c < len(row) and row[c].strip()
+                         and not re.fullmatch(r"（註 \d{1,2}）", row[c].strip()))
+    return count
+
+
+RECORD_COUNTS.update({"note column printed as numbers (table)": note_column_as_number,
+                      "N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
                       "N 百萬 (prose, no gold needs it)": millions_not_kept_for_gold,
                       "header prefix dropped (table evidence)": header_prefix_dropped,
                       "table-unit caption without its currency": caption_without_currency,
