@@ -45,6 +45,30 @@ def test_a_time_lead_opens_the_sentence_and_a_category_lead_names_the_label():
     assert render_row([["年度", "攤銷金額（百萬美元）"], ["2017", "$ 45"]], 1) == "2017 年攤銷金額為 $ 45（單位：百萬美元）。"
 
 
+def test_a_year_section_over_a_quarter_reads_as_one_period():
+    """Issue 30: a price table's year row over quarter rows reads 「2010 年第 4 季：…」, not 「2010 年，第 4 季：」;
+    a year over any other label keeps the comma."""
+    table = [["2010", "最高", "最低"], ["第 1 季", "$ 44.61", "$ 40.10"], ["第 4 季", "53.14", "49.61"],
+             ["2009", "最高", "最低"], ["第 4 季", "43.84", "35.03"]]
+    assert render_row(table, 2) == "2010 年第 4 季：最高 53.14、最低 49.61。"
+    assert render_row(table, 4) == "2009 年第 4 季：最高 43.84、最低 35.03。"
+    assert render_row([["2010", "最高", "最低"], ["10 月", "$ 4", "$ 3"]], 1) == "2010 年，10 月：最高 $ 4、最低 $ 3。"
+
+
+def test_a_column_of_footnote_marks_is_no_column_of_negatives():
+    """finqa 0096: the page's footnote marks (2), (3) … beside each holder are FinQA's 「-2 ( 2 )」; they read
+    「（註 N）」, never as an amount −N. A column of real negatives (not numbered one after another) stays."""
+    from tw_fin_eval.evidence_zh import display_table
+
+    table = [["Fidelity Investments", "57162311", "-2 ( 2 )", "6.65%"], ["Steven P. Jobs", "5546451", "-3 ( 3 )", "*"],
+             ["Arthur D. Levinson", "362400", "-4 ( 4 )", "*"]]
+    shown = display_table(table)
+    assert [row[2] for row in shown] == ["（註 2）", "（註 3）", "（註 4）"]
+    assert "-4" not in render_row(table, 2)
+    losses = [["", "2015", "2014"], ["其他", "-2 ( 2 )", "5"], ["減損", "-7 ( 7 )", "6"], ["稅", "-3 ( 3 )", "1"]]
+    assert [row[1] for row in display_table(losses)[1:]] == ["-2", "-7", "-3"]
+
+
 def test_year_and_us_date_labels_read_the_taiwan_way():
     text = render_row([["", "12/31/2011", "12/16"], ["餘額", "5", "6"]], 1)
     assert text == "餘額：2011 年 12 月 31 日為 5、2016 年 12 月為 6。"  # a bare number after a date says 為

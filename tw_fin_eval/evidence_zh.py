@@ -627,6 +627,26 @@ def _dedupe(text: str) -> str:
     return _NEG_DUP_RE.sub(r"-\1", _PCT_DUP_RE.sub(r"\1%", text))
 
 
+_FOOTNOTE_MARK_RE = re.compile(r"\s*-(\d{1,2})\s*\(\s*\1\s*\)\s*")
+
+
+def _footnote_columns(table: list[list[str]]) -> list[list[str]]:
+    """A column of FinQA's footnote marks — the page's 「(2)」, 「(3)」 … beside each name, read by FinQA as negatives
+    「-2 ( 2 )」, 「-3 ( 3 )」 — says 「（註 2）」: three or more cells, every one a mark, numbered one after another."""
+    width = max((len(r) for r in table), default=0)
+    out = [list(r) for r in table]
+    for c in range(1, width):
+        cells = [(r, row[c]) for r, row in enumerate(table) if c < len(row) and row[c].strip()]
+        marks = [_FOOTNOTE_MARK_RE.fullmatch(cell) for _, cell in cells]
+        if len(cells) < 3 or not all(marks):
+            continue
+        numbers = [int(m.group(1)) for m in marks]
+        if all(b == a + 1 for a, b in zip(numbers, numbers[1:])):
+            for (r, _), n in zip(cells, numbers):
+                out[r][c] = f"（註 {n}）"
+    return out
+
+
 def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
                   keep_rows: frozenset[int] | None = None) -> list[list[str]]:
     """The translated table as a Taiwan table prints it (the record's table; the evidence sentences are read
@@ -642,6 +662,7 @@ def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
     if len(table) == 1:  # a header-only table: each cell says name and value
         return [[footnote_marks(_dedupe(table[0][0]), figures=True)]
                 + [footnote_marks(_name_value_cell(c, keep), figures=True) if c.strip() else c for c in table[0][1:]]]
+    table = _footnote_columns(table)
     merged = merged_header(table) is not None
     first = 0 if merged or header_is_data(table[0]) else 1  # the first data row
     # a header of years only heads value columns from the first (ETR's tables have no label column)
@@ -667,6 +688,9 @@ def _group_figure(m: re.Match, cell: str, label: str, years_only: bool) -> str:
     figure = m.group(2)
     year = _YEAR_RE.fullmatch(figure) and "$" not in cell and (years_only or _YEAR_LABEL_RE.search(label))
     return m.group(1) + (figure if year else f"{int(figure):,}")
+
+
+_YEAR_OVER_QUARTER_RE = re.compile(r"(?:19|20)\d\d ?(?:會計)?年度?")
 
 
 def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozenset()) -> str:
@@ -742,8 +766,12 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     if lead and date_column and body.startswith(label):
         body = f"{lead}為 {label}之{body[len(label):].lstrip('：')}"  # 「既得日為 2011 年 1 月 25 日之限制型股票單位為 8000」
     elif lead:
-        # the label column's header: a time lead opens the sentence, a category lead names the label
-        body = f"{lead}，{body}" if _TIME_LEAD_RE.search(lead) or not label else f"{lead}「{label}」" + body[len(label):]
+        # the label column's header: a time lead opens the sentence, a category lead names the label; a year
+        # over a quarter is one period (「2010 年第 4 季：最高 53.14」, not 「2010 年，第 4 季：」)
+        if _YEAR_OVER_QUARTER_RE.fullmatch(lead) and re.match(r"第 ?[1-4] ?季", label):
+            body = f"{lead}{body}"
+        else:
+            body = f"{lead}，{body}" if _TIME_LEAD_RE.search(lead) or not label else f"{lead}「{label}」" + body[len(label):]
     return _flatten(body + (_unit_suffix(shared_unit) if shared_unit else "")) + "。"
 
 
