@@ -45,6 +45,30 @@ def test_a_time_lead_opens_the_sentence_and_a_category_lead_names_the_label():
     assert render_row([["年度", "攤銷金額（百萬美元）"], ["2017", "$ 45"]], 1) == "2017 年攤銷金額為 $ 45（單位：百萬美元）。"
 
 
+def test_a_year_section_over_a_quarter_reads_as_one_period():
+    """Issue 30: a price table's year row over quarter rows reads 「2010 年第 4 季：…」, not 「2010 年，第 4 季：」;
+    a year over any other label keeps the comma."""
+    table = [["2010", "最高", "最低"], ["第 1 季", "$ 44.61", "$ 40.10"], ["第 4 季", "53.14", "49.61"],
+             ["2009", "最高", "最低"], ["第 4 季", "43.84", "35.03"]]
+    assert render_row(table, 2) == "2010 年第 4 季：最高 53.14、最低 49.61。"
+    assert render_row(table, 4) == "2009 年第 4 季：最高 43.84、最低 35.03。"
+    assert render_row([["2010", "最高", "最低"], ["10 月", "$ 4", "$ 3"]], 1) == "2010 年，10 月：最高 $ 4、最低 $ 3。"
+
+
+def test_a_column_of_footnote_marks_is_no_column_of_negatives():
+    """finqa 0096: the page's footnote marks (2), (3) … beside each holder are FinQA's 「-2 ( 2 )」; they read
+    「（註 N）」, never as an amount −N. A column of real negatives (not numbered one after another) stays."""
+    from tw_fin_eval.evidence_zh import display_table
+
+    table = [["Fidelity Investments", "57162311", "-2 ( 2 )", "6.65%"], ["Steven P. Jobs", "5546451", "-3 ( 3 )", "*"],
+             ["Arthur D. Levinson", "362400", "-4 ( 4 )", "*"]]
+    shown = display_table(table)
+    assert [row[2] for row in shown] == ["（註 2）", "（註 3）", "（註 4）"]
+    assert "-4" not in render_row(table, 2)
+    losses = [["", "2015", "2014"], ["其他", "-2 ( 2 )", "5"], ["減損", "-7 ( 7 )", "6"], ["稅", "-3 ( 3 )", "1"]]
+    assert [row[1] for row in display_table(losses)[1:]] == ["-2", "-7", "-3"]
+
+
 def test_year_and_us_date_labels_read_the_taiwan_way():
     text = render_row([["", "12/31/2011", "12/16"], ["餘額", "5", "6"]], 1)
     assert text == "餘額：2011 年 12 月 31 日為 5、2016 年 12 月為 6。"  # a bare number after a date says 為
@@ -340,3 +364,54 @@ def test_every_number_of_every_committed_evidence_row_survives(sources_root):
                 assert not missing, (sid, e.row, missing, text)
                 checked += 1
     assert checked > 1500
+
+
+def test_footnote_marks_are_full_width_in_the_table_and_the_evidence_alike():
+    """r31b C1: 「購買義務 ( a )」 → 「購買義務（a）」, 「買回股份總數 ( 1 )」 → 「（註 1）」 (a bare 「(1)」 reads as −1),
+    in label, header and data cells and in the sentence read from them; a negative 「( 14 )」 and FinQA's
+    duplicate 「-34 ( 34 )」 are no marks."""
+    from tw_fin_eval.evidence_zh import display_table, footnote_marks
+
+    table = [["期間", "買回股份總數 ( 1 ) ( 2 )", "可發行數量（不含 ( a ) 欄）( c )"],
+             ["購買義務 ( a )", "18322320 ( 1 )", "135696 ( a )"],
+             ["其他", "( 14 )", "-34 ( 34 )"]]
+    shown = display_table(table)
+    assert shown[0] == ["期間", "買回股份總數（註 1）（註 2）", "可發行數量（不含 a 欄）（c）"]
+    assert shown[1] == ["購買義務（a）", "18,322,320（註 1）", "135,696（a）"]
+    assert shown[2] == ["其他", "( 14 )", "-34"]  # a negative stays a number
+    assert display_table(shown) == shown  # idempotent
+    text = render_row(table, 1)
+    assert "購買義務（a）" in text and "買回股份總數（註 1）（註 2）為 18,322,320（註 1）" in text
+    assert "( " not in text and "（不含 a 欄）" in text  # no nested bracket, the column named as in the table
+    # marks after Latin names, a percent, a closing bracket; 「401 ( k )」 after a figure in a label is no note
+    assert footnote_marks("Visa Inc. ( 1 )") == "Visa Inc.（註 1）"
+    assert footnote_marks("利率為 4.40% ( 2 )") == "利率為 4.40%（註 2）"
+    assert footnote_marks("預期存續期間（年）( 1 )") == "預期存續期間（年）（註 1）"
+    assert footnote_marks("( 2.5 )") == "( 2.5 )" and footnote_marks("$ ( 26 )", figures=True) == "$ ( 26 )"
+    assert footnote_marks("1,234 ( 567 )", figures=True) == "1,234 ( 567 )"  # three digits: no note number
+
+
+def test_a_column_of_note_references_is_not_read_as_negatives():
+    """finqa 0096: the page's 「(2)」「(3)」… beside each owner, which FinQA printed 「-2 ( 2 )」, print as 「（註 2）」
+    and mark the row's label in the evidence; a column of real negatives (not counting up by one) stays."""
+    from tw_fin_eval.evidence_zh import display_table
+
+    table = [["名稱", "股數", "附註", "比例"], ["甲", "57162311", "-2 ( 2 )", "6.65%"], ["乙", "48637731", "-3 ( 3 )", "*"],
+             ["丙", "362400", "-4 ( 4 )", "*"]]
+    shown = display_table(table)
+    assert [r[2] for r in shown[1:]] == ["（註 2）", "（註 3）", "（註 4）"]
+    assert render_row(table, 3) == "名稱「丙（註 4）」：股數為 362,400、比例為 *。"
+    assert "-4" not in render_row(table, 3)
+    losses = [["", "2014", "2013"], ["甲", "-2 ( 2 )", "5"], ["乙", "-5 ( 5 )", "6"], ["丙", "-9 ( 9 )", "7"]]
+    assert [r[1] for r in display_table(losses)[1:]] == ["-2", "-5", "-9"]
+    two = [["名稱", "股數", "附註"], ["甲", "1", "-2 ( 2 )"], ["乙", "2", "-3 ( 3 )"]]
+    assert [r[2] for r in display_table(two)[1:]] == ["-2", "-3"]  # two rows are too few to tell
+
+
+def test_the_data_checker_accepts_printed_marks_and_rejects_a_changed_note():
+    from tw_fin_eval.zhcheck.rules import displayed_as
+
+    assert displayed_as("18322320 ( 1 )", "18,322,320（註 1）") and displayed_as("-10 ( 10 )", "（註 10）")
+    assert displayed_as("( 3 )", "（註 3）")
+    assert not displayed_as("-10 ( 10 )", "（註 1）") and not displayed_as("18322320 ( 1 )", "18,322,320（註 2）")
+    assert not displayed_as("-10 ( 10 )", "-10（註 10）") and not displayed_as("1,234", "1,234（註 1）")

@@ -187,6 +187,9 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     ("equity earnings ( loss ) net of tax", "權益法投資收益（損失），稅後淨額", "採用權益法認列之投資損益，稅後淨額"),
     ("equity-method investments", "權益法投資", "採用權益法之投資"),
     ("equity affiliates' income", "權益法關聯企業之收益", "採用權益法認列之關聯企業收益"),
+    # issue 30 round 4: an ALLL's specific reserves are the individually evaluated allowance
+    ("we held specific reserves in the alll of $ 587 million", "於 ALLL 中持有特定準備 5.87 億美元",
+     "於 ALLL 中提列之個別評估備抵損失為 5.87 億美元"),
 ])
 def test_decided_renderings_are_enforced(en, bad, good):
     """The losing variant of a translators' DECISION is reported even where the numeral rule cannot see it."""

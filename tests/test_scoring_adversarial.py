@@ -50,6 +50,11 @@ FinChain-TW items, each verdict written before the scorer was run:
   (100%) — no wrong answer accepted, no right answer rejected. (For reference, the scorer of this session's start,
   72024ca, with the harness of the time: 220/227, the seven misses all refusals it could not report as `refused`.)
 
+Three cases adjudicated `wrong` under the former rule «signs always count» (1104, 4145, 4335: «這兩年之間的差額», «兩者的
+差額», «2015 年與 2014 年間，自由現金流量的差額» answered with the magnitude of a negative gold) were re-adjudicated `correct`
+when the scorer began accepting either sign for an undirected difference (issue 29, path `undirected_difference`); each
+case's note says so.
+
 Every case must agree with the headline (strict) verdict — `refused` is a wrong answer that declines, so a case
 adjudicated `wrong` also agrees with it; a regression in any class shows up as the cases it breaks."""
 

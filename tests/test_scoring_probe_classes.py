@@ -42,6 +42,91 @@ def test_decrease_asked_as_a_percent_allows_either_sign():
     assert not _numeric("答案：-0.33%", 0.00327, "2016 年至 2017 年間，淨營收增加了百分之多少？", ".33%").correct
 
 
+# Issue 29: an undirected difference (the audit of seed 2030 wave 2 found golds like −41 for 「這兩個數值的差額」)
+UNDIRECTED_QUESTIONS = [
+    "那麼，這兩個數值的差額是多少？",
+    "這兩項投資的報酬率相差多少？",
+    "E*TRADE 的變動百分比與標普的變動百分比相差多少？",  # the change words name the operands
+    "2017 年美國法定稅率與有效所得稅率之間的差距是多少？",
+    "就 2014 年而言，場址環境整治費用與環境事項準備之間的差異是多少（以百萬計）？",
+    "這個數值與數字 1 的差是多少？",
+    "那差額是多少？",
+    "在截至 2012 年 12 月 31 日止五年間，優比速與道瓊運輸平均指數的累積投資總報酬率相差多少百分比？",
+    "What is the difference between the 2015 and 2014 operating cash flows?",
+    "How much do the two rates differ?",
+]
+
+
+@pytest.mark.parametrize("question", UNDIRECTED_QUESTIONS)
+def test_an_undirected_difference_accepts_either_sign(question):
+    assert match.sign_free(question) == match.PATH_UNDIRECTED
+    for gold in (-41.0, 41.0):
+        for answer in ("答案：41", "答案：-41", "答案：−41.0"):
+            m = _numeric(answer, gold, question)
+            assert m.correct, (question, gold, answer)
+        assert not _numeric("答案：45", gold, question).correct  # the magnitude still counts
+        assert not _numeric("答案：-37", gold, question).correct
+    assert _numeric("答案：41", -41.0, question).path == match.PATH_UNDIRECTED  # the rule that fired is recorded
+
+
+def test_an_undirected_difference_of_percents_accepts_either_sign():
+    q = "這兩項投資的報酬率相差多少？"
+    assert _numeric("答案：31.86%", -0.3186, q).correct
+    assert _numeric("答案：-31.86%", -0.3186, q).correct
+    assert not _numeric("答案：13.86%", -0.3186, q).correct
+
+
+@pytest.mark.parametrize("question", [
+    "營收從 2018 年到 2019 年的變動是多少？",
+    "從 2014 年 12 月 31 日到 2015 年 12 月 31 日，高品質流動性資產的差額是多少？",
+    "營收由 2018 年至 2019 年的差額是多少？",
+    "2010 年至 2011 年間，總出貨量的差額是多少？",
+    "2019 年營收較 2018 年的差額是多少？",
+    "2019 年營收比 2018 年多多少？",
+    "2019 年營收比 2018 年低了多少，差額是多少？",
+    "10 年後的租金付款與五年後相比，差額是多少？",
+    "成本超過 LIFO 成本的差額是多少？",
+    "2019 年營收高出 2018 年的差額是多少？",
+    "2007 年的數值減去 2006 年的數值，差額是多少？",
+    "營收增加的差額是多少？",
+    "兩者的淨差額是多少？",
+    "兩者的差額是多少（以正數表示）？",
+    "兩者的差額是多少（減少時為負值）？",
+    "What is the difference in revenue from 2018 to 2019?",
+    "What is the difference of revenue minus costs?",
+    "How much higher than B is A, i.e. the difference?",
+    "What is the difference between A and B (negative if B is larger)?",
+    "What is the net change, the difference between the two years?",
+    "這個差額除以 2015 年的數值是多少？",  # asks a ratio, not the difference
+    "因零售電價差異而轉嫁給客戶的成本會是多少？",  # 差異 names a cause; the cost is asked
+])
+def test_a_directed_or_signed_difference_keeps_the_sign(question):
+    assert match.sign_free(question) is None
+    assert _numeric("答案：-41", -41.0, question).correct
+    assert not _numeric("答案：41", -41.0, question).correct
+
+
+def test_a_directed_english_original_keeps_the_sign_of_an_undirected_translation():
+    # the zh-TW says 差額, the English original says "change from … to": the direction stands
+    zh, en = "這兩年營收的差額是多少？", "what was the change in revenue from 2018 to 2019?"
+    assert match.sign_free(zh) == match.PATH_UNDIRECTED and match.sign_free(zh, en) is None
+    assert not match.match_numeric("答案：41", -41.0, questions=[zh, en]).correct
+
+
+def test_a_conversation_turn_asking_the_difference_accepts_either_sign():
+    turns = [("2015 年營業活動之現金流入是多少？", 7344.0), ("那 2014 年呢？", 7385.0), ("那差額是多少？", -41.0),
+             ("那麼，這段期間的變動百分比是多少？", -0.00555)]
+    rec = {"id": "c1", "task_type": "conversation_numeric",
+           "turns": [{"question": q, "answer": str(v), "answer_value": v, "answer_text": None} for q, v in turns]}
+    scorer, ctx = scorers.SCORERS["conversation_numeric"], scorers.ScoreSettings()
+    item = scorer.score(rec, 2, "7385 − 7344 = 41\n答案：41", ctx)
+    assert item.correct and item.match_path == match.PATH_UNDIRECTED
+    assert scorer.score(rec, 2, "答案：-41", ctx).correct
+    assert not scorer.score(rec, 2, "答案：51", ctx).correct
+    # the change of turn 3 is directed: its sign counts
+    assert not scorer.score(rec, 3, "答案：0.555%", ctx).correct
+
+
 @pytest.mark.parametrize("question, gold, right, wrong", [
     ("換算成十億美元是多少？", 6.95522, "答案：69.55 億美元", "答案：69.55"),
     ("這三年的金額換算成百萬美元是多少？", 1041.531, "答案：10.42 億美元", "答案：10.42"),

@@ -6,6 +6,7 @@ committed data has been read."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,13 +20,21 @@ from tw_fin_eval.sources.amount_scale import unit_note
 from tw_fin_eval.sources.base import SourceItem
 from tw_fin_eval.subsets import load_subset
 from tw_fin_eval.verification.screen import (
+    CHECKS,
+    CLASSES,
+    PENDING_FILE,
+    REPORT_ONLY_CHECKS,
     PromptNumbers,
     ScreenUnit,
     asked_scale,
+    base100_lines,
     gold_scale,
+    load_pending,
     missing_operands,
     screen,
     screen_units,
+    shared_headers,
+    shows_negative,
 )
 from tw_fin_eval.verification.verdicts import Verdict, audit_sample, load_verdicts
 
@@ -207,6 +216,121 @@ def test_program_fit_flags_the_final_quantity_against_the_question():
     assert why("what percent of the total is other in 2015?", "divide(63, 144)", 0.4375) == []
 
 
+def _checked(unit: ScreenUnit, table_zh=None) -> list[tuple[str, str, str]]:
+    """(class, check, why) of the named checks' flags on `unit` (its zh-TW table as given)."""
+    if table_zh is not None:
+        unit = replace(unit, table_zh=table_zh)
+    return [(f.cls, f.check, f.why) for f in screen([unit]) if f.check]
+
+
+COST_EN = [["in millions", "december 31 2012 amortized cost", "december 31 2012 fair value",
+            "december 31 2012 amortized cost", "fair value"],
+           ["securities available for sale", "$ 49447", "$ 51052", "$ 48609", "$ 48568"]]
+COST_ZH = [["百萬美元", "2012 年 12 月 31 日攤銷後成本", "2012 年 12 月 31 日公允價值", "2012 年 12 月 31 日攤銷後成本",
+            "公允價值"], ["備供出售證券", "$ 49,447", "$ 51,052", "$ 48,609", "$ 48,568"]]
+
+
+def test_shared_column_header_flags_operands_under_it_and_the_label_asked():
+    assert shared_headers(COST_ZH) == {"2012 年 12 月 31 日攤銷後成本": [1, 3]}
+    assert shared_headers([["", "2012", "2011"], ["a", "1", "2"]]) == {}
+    under = _unit("what was the amortized cost?", "subtract(49447, 48609)", 838, table=COST_EN)
+    assert _checked(under, COST_ZH) == [("table", "dup_column", "operand 49447, 48609 under a shared header: "
+                                         "「2012 年 12 月 31 日攤銷後成本」 heads columns 1, 3")]
+    named = _unit("what was the fair value?", "48568", 48568, table=COST_EN, q_zh="2012 年 12 月 31 日攤銷後成本之公允價值？")
+    assert [c for _, c, _ in _checked(named, COST_ZH)] == ["dup_column"]
+    # fair-value columns have headers of their own: the model can tell them apart
+    assert _checked(_unit("what was the fair value?", "subtract(51052, 48568)", 2484, table=COST_EN), COST_ZH) == []
+    # the English header repeats too, but the zh-TW one (what the model sees) tells the columns apart
+    told = [COST_ZH[0][:3] + ["2011 年 12 月 31 日攤銷後成本", "2011 年公允價值"], COST_ZH[1]]
+    assert _checked(under, told) == []
+
+
+DASH_EN = [["", "2008", "2007"], ["restructuring charges", "2014", "$ 35"], ["other", "12", "2013"]]
+DASH_ZH = [["", "2008", "2007"], ["重組費用", "—", "$ 35"], ["其他", "12", "—"]]
+
+
+def test_an_operand_whose_cell_shows_a_dash_is_flagged():
+    u = _unit("what were total charges?", "add(2014, 35)", 2049, table=DASH_EN)
+    assert _checked(u, DASH_ZH) == [("table", "dash_cell", "operand 2014 is the cell '重組費用' / '2008', shown as "
+                                     "「—」 (English '2014')")]
+    code = [DASH_ZH[0], ["重組費用", "$ 2014", "$ 35"], DASH_ZH[2]]  # the code itself kept in the overlay
+    assert [c for _, c, _ in _checked(u, code)] == ["dash_cell"]
+    en_dash = _unit("what was other in 2007?", "2013", 2013, table=DASH_EN)
+    assert [c for _, c, _ in _checked(en_dash, DASH_ZH)] == ["dash_cell"]
+    # a real 2,014 the model sees (a value, not a dash) is no flag, even where another cell of 2014 is a dash
+    real_en = DASH_EN + [["operating profit", "$ 2014", "$ 2109"]]
+    real_zh = DASH_ZH + [["營業利益", "$ 2,014", "$ 2,109"]]
+    assert _checked(_unit("what was operating profit?", "2014", 2014, table=real_en), real_zh) == []
+    assert _checked(_unit("what was other in 2008?", "12", 12, table=DASH_EN), DASH_ZH) == []
+
+
+LOSS_EN = [["", "2018", "2017"], ["net loss", "$ -9402", "$ -8011"], ["revenue", "( 1250 )", "1190"]]
+LOSS_ZH = [["", "2018", "2017"], ["淨損", "$ -9,402", "$ -8,011"], ["營收", "( 1,250 )", "1,190"]]
+
+
+@pytest.mark.parametrize("cell, negative", [("$ -9,402", True), ("-32 ( 32 )", True), ("( 1,234 )", True),
+                                            ("-4.1%", True), ("$ 9,402", False), ("2019-20", False),
+                                            ("9,402 ( a )", False)])
+def test_shows_negative_reads_the_sign_the_model_sees(cell, negative):
+    assert shows_negative(cell) is negative
+
+
+def test_a_loss_looked_up_with_the_sign_the_table_does_not_show_is_reported():
+    u = _unit("what was the net loss in 2018?", "9402", 9402, table=LOSS_EN)
+    assert _checked(u, LOSS_ZH) == [("sign", "loss_sign", "asks the loss/outflow itself; the table shows 「$ -9,402」, "
+                                     "gold 9402")]
+    assert "loss_sign" in REPORT_ONLY_CHECKS and CHECKS["loss_sign"] == "sign"
+    assert _checked(_unit("what was the net loss in 2018?", "-9402", -9402, table=LOSS_EN), LOSS_ZH) == []
+    # not a loss asked, or not the amount itself (a change of the loss keeps its own sign rules)
+    assert _checked(_unit("what was revenue in 2017?", "1190", 1190, table=LOSS_EN), LOSS_ZH) == []
+    assert _checked(_unit("what was the change in net loss?", "subtract(9402, 8011)", 1391, table=LOSS_EN),
+                    LOSS_ZH) == []
+    zh_only = _unit("", "1250", 1250, table=LOSS_EN, q_zh="2018 年營收的損失是多少？")  # 「( 1,250 )」 is negative
+    assert [c for _, c, _ in _checked(zh_only, LOSS_ZH)] == ["loss_sign"]
+
+
+GRAPH = [["", "12/31/2010", "12/31/2011", "12/31/2012"], ["company", "$ 100.00", "$ 148.92", "$ 160.00"],
+         ["s&p 500", "$ 100.00", "$ 102.11", "$ 118.45"]]
+
+
+def test_a_return_over_a_graph_based_at_100_whose_gold_is_dollars_is_flagged():
+    assert base100_lines(GRAPH) and base100_lines([list(r) for r in zip(*GRAPH)])  # a column or a row of 100s
+    assert not base100_lines([["", "2011", "2010"], ["a", "100", "95"], ["b", "120", "100"]])
+    assert not base100_lines([["", "2010", "2011"], ["company", "$ 100.00", "$ 148.92"]])  # one 100 is no base
+    q = "what was the cumulative total return of the company by 2011?"
+    minus = _checked(_unit(q, "subtract(148.92, const_100)", 48.92, table=GRAPH, prompt="100 148.92"))
+    assert minus == [("unit", "base100_return", "asks a return over a table based at 100; gold 48.92 is value − 100 "
+                      "(148.92), a dollar amount (as a fraction: 0.4892)")]
+    itself = _unit("", "148.92", 148.92, table=GRAPH, q_zh="該公司至 2011 年的累積報酬率是多少（百分比）？")
+    assert [w.split("; ")[-1] for _, _, w in _checked(itself)] == ["the question asks a percentage"]
+    fraction = _unit(q, "subtract(148.92, const_100), divide(#0, const_100)", 0.4892, table=GRAPH)
+    assert _checked(fraction) == []
+    assert _checked(_unit("what was the value of the investment in 2011?", "148.92", 148.92, table=GRAPH)) == []
+    flat = [GRAPH[0], ["company", "$ 90.00", "$ 148.92", "$ 160.00"], ["s&p 500", "$ 95.00", "$ 102.11", "$ 118.45"]]
+    assert _checked(_unit(q, "subtract(148.92, const_100)", 48.92, table=flat)) == []
+
+
+@pytest.mark.parametrize("line, message", [
+    ({"id": "finqa_tw-test-0068", "turn": None, "check": "dup_col", "routed": "lead"}, "check must be one of"),
+    ({"id": "finqa_tw-test-0068", "turn": -1, "check": "dup_column", "routed": "lead"}, "turn must be null"),
+    ({"id": "finqa_tw-test-0068", "turn": None, "check": "dup_column", "routed": ""}, "routed must say"),
+    ({"id": "finqa_tw-test-0068", "turn": None, "check": "dup_column"}, "fields must be exactly"),
+])
+def test_bad_pending_line_is_rejected_with_file_line_and_id(tmp_path, line, message):
+    path = tmp_path / PENDING_FILE
+    good = {"id": "finqa_tw-test-0852", "turn": None, "check": "dup_column", "routed": "lead"}
+    path.write_text(json.dumps(good) + "\n" + json.dumps(line) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=message) as exc:
+        load_pending(path)
+    assert f"{PENDING_FILE}:2" in str(exc.value) and "finqa_tw-test-0068" in str(exc.value)
+    path.write_text(json.dumps(good) + "\n" + json.dumps(good) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="pending twice"):
+        load_pending(path)
+    path.write_text(json.dumps(good) + "\n", encoding="utf-8")
+    assert load_pending(path) == {("finqa_tw-test-0852", None, "dup_column")}
+    assert load_pending(tmp_path / "absent.jsonl") == set()
+
+
 # ---- the sweep field and the audit sample -------------------------------------------------------------------
 
 SWEPT = {"id": "finqa_tw-test-0002", "turn": None, "status": "verified", "reason": None, "note": "", "reader": "a",
@@ -322,10 +446,33 @@ def screened(built, sources_root):
 
 
 def test_every_flagged_unit_was_read(screened):
-    # read = swept, or given its status by a (disagreeing) second read, which the adjudication then re-read
-    unread = [f.line() for f, v in screened if v.sweep is None and v.second_read is None]
+    # read = swept, or given its status by a (disagreeing) second read, which the adjudication then re-read;
+    # a flag of a named check (added after the second read) is read only by a sweep of its class, else it is
+    # routed and listed in verification/screen_pending.jsonl; a report-only check needs no read
+    pending = load_pending(VERIFICATION_DIR / PENDING_FILE)
+    unread = []
+    for f, v in screened:
+        if f.check in REPORT_ONLY_CHECKS:
+            continue
+        if f.check:
+            if (v.sweep is None or v.sweep["class"] != f.cls) and (v.id, v.turn, f.check) not in pending:
+                unread.append(f.line())
+        elif v.sweep is None and v.second_read is None:
+            unread.append(f.line())
     assert unread == []
-    assert {f.cls for f, _ in screened} == {"unit", "program", "missing_fact", "sign", "unanswerable"}
+    assert {f.cls for f, _ in screened} == set(CLASSES)
+
+
+def test_pending_flags_are_still_flagged(screened, sources_root):
+    """A pending line whose unit the screen no longer flags (and nobody changed) is stale: remove it."""
+    flagged = {(f.unit.record_id, f.unit.turn, f.check) for f, _ in screened}
+    verdicts = {k: v for s in ("finqa", "convfinqa")
+                for k, v in load_verdicts(s, load_subset(s, sources_root), VERIFICATION_DIR).items()}
+    pending = load_pending(VERIFICATION_DIR / PENDING_FILE)
+    assert pending, "the routed flags of the table checks are listed"
+    stale = [key for key in pending if key not in flagged and verdicts[key[:2]].status == "verified"
+             and verdicts[key[:2]].sweep is None]
+    assert stale == []
 
 
 # ---- evidence additions (class 3: a needed page sentence added to the evidence) ---------------------------

@@ -234,3 +234,50 @@ def test_page_furniture_and_quarter_rows_count_what_the_review_saw():
     assert quarter.count("2010 年第 4 季，本公司買回 100 股") == 0
     assert quarter.count("截至 2010 年 12 月 31 日止年度") == 0
     assert {head.kinds, caption.kinds} == {frozenset({"evidence_text"})}
+
+
+def test_half_width_footnote_mark_row_counts_marks_not_names_or_negatives():
+    """r31b C1 measure row: 「購買義務 ( a )」, 「( 1 )」 after a word or a figure count; the printed 「（a）」,
+    「（註 1）」, a negative 「( 14 )」, 「$ ( 26 )」 and the plan name 「401 ( k )」 do not."""
+    from tw_fin_eval.zhcheck.patterns import PATTERNS
+
+    count = next(p for p in PATTERNS if p.name == "half-width footnote mark ( a ) / ( 1 )").count
+    assert count("購買義務 ( a )") == 1 and count("買回股份總數 ( 1 ) ( 2 )") == 2 and count("18322320 ( 1 )") == 1
+    assert count("Visa Inc. ( 1 )") == 1 and count("（重編後）( 1 )") == 1
+    assert count("購買義務（a）") == 0 and count("買回股份總數（註 1）") == 0
+    assert count("( 14 )") == 0 and count("$ ( 26 )") == 0 and count("401 ( k ) 相對提撥") == 0
+
+
+def test_question_word_order_rows_count_the_calques_only():
+    """Issue 30 round 4: 「相較（於）」, 「相對於」, a pre-posed 「對於／關於」 and 「截至…止年度」 are counted in questions
+    (not in evidence, where the filing's period stays), a quarter ended in any field; the rewritten forms are not."""
+    from tw_fin_eval.zhcheck.patterns import PATTERNS, QUESTION
+
+    rows = {p.name: p for p in PATTERNS}
+    compared, relative = rows["「相較」 (questions)"], rows["「相對於」 (questions)"]
+    about, year_end = rows["「對於／關於」 (questions)"], rows["「截至…止年度」 (questions)"]
+    quarter = rows["quarter ended (all fields)"]
+    assert compared.count("2013 年收到的股利相較於 2012 年的成長率是多少？") == 1
+    assert compared.count("2013 年收到的股利較 2012 年的成長率為多少？") == 0
+    assert relative.count("2011 年相對於 2010 年的比率是多少？") == 1
+    assert relative.count("2011 年與 2010 年的比率為多少？") == 0
+    assert about.count("關於德州證券化債券，發行總額為多少？") == 1 and about.count("對於已消滅的債務，…？") == 1
+    assert about.count("2011 年相對於 2010 年的比率是多少？") == 0
+    assert year_end.count("截至 2015 年 12 月 31 日止年度的股數是多少？") == 1
+    assert year_end.count("截至 2019 年 6 月 30 日止會計年度，相差多少？") == 1
+    assert year_end.count("2015 年度的股數為多少？") == 0
+    assert quarter.count("截至 3 月 31 日止季度") == 1 and quarter.count("2010 年，截至 12 月 31 日止季度：最高") == 1
+    assert quarter.count("2010 年第 4 季：最高 53.14") == 0
+    assert {compared.kinds, relative.kinds, about.kinds, year_end.kinds} == {frozenset({QUESTION})}
+    assert "table" in quarter.kinds
+
+
+def test_footnote_mark_columns_are_counted_only_when_numbered_in_sequence():
+    from tw_fin_eval.zhcheck.patterns import footnote_marks_as_negatives
+
+    def rec(col: list[str]) -> dict:
+        return {"context": {"table": [["名稱 " + str(k), "1", x] for k, x in enumerate(col)]}}
+
+    assert footnote_marks_as_negatives(rec(["-2", "-3", "-4"])) == 1
+    assert footnote_marks_as_negatives(rec(["（註 2）", "（註 3）", "（註 4）"])) == 0
+    assert footnote_marks_as_negatives(rec(["-2", "-7", "-3"])) == 0

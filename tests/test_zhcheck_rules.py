@@ -528,6 +528,30 @@ def test_quarter_shorthand_restated_the_taiwan_way():
     assert {f.found for f in check_translation(en, "2024 年第 3 季營收為 5 美元")} == {"4", "24"}
 
 
+def test_calendar_period_end_restated_as_quarter_or_year():
+    """Issue 30: "quarter ended december 31" is 「第 4 季」 and "year ended december 31 , 2015" is 「2015 年度」 — the
+    day numeral is restated in the quarter number or the year. Only calendar quarter ends and a December 31 year
+    end: a fiscal quarter (december 31 as 第 1 季), a June year end or an unusual day keep their date."""
+    from tw_fin_eval.zhcheck.rules import check_translation
+
+    assert check_translation("high for the quarter ended december 31", "第 4 季最高價") == []
+    assert check_translation("quarter ended september 30", "第 3 季") == []
+    assert check_translation("for the quarter ended march 312015 what", "2015 年第 1 季為多少？") == []
+    assert check_translation("for the year ended december 31 , 2015 what", "2015 年度為多少？") == []
+    assert check_translation("years ended december 31 , 2018 and 2017", "2018 年度及 2017 年度") == []
+    assert {f.found for f in check_translation("quarter ended december 31", "第 1 季")} == {"31"}
+    assert {f.found for f in check_translation("year ended june 30 , 2015", "2015 年度")} == {"30"}
+    assert {f.found for f in check_translation("the year ended september 27 2003", "2003 年度")} == {"27"}
+    # a glued year must be there too, and the quarter must be said
+    assert {f.found for f in check_translation("the quarter ended december 312010", "第 4 季")} == {"312010"}
+    assert {f.found for f in check_translation("the quarter ended december 31", "該季")} == {"31"}
+    # a US date: "quarter ended 12/31/10" is 「2010 年第 4 季」 (the year must be said)
+    assert check_translation("the high for the quarter ended 12/31/10?", "2010 年第 4 季的最高價呢？") == []
+    assert {f.found for f in check_translation("the high for the quarter ended 12/31/10?", "第 4 季的最高價呢？")} \
+        == {"12", "31", "10"}
+    assert check_translation("the quarter ended 12/31/10", "2010 年第 3 季") != []
+
+
 def test_one_amount_style_per_item():
     """Issue 30 (d), conv-0146: 「310 百萬美元」 in one evidence sentence and 「2.88 億美元」 in the next is a
     finding on the item; one style throughout, or a unit name (「百萬桶油當量」), is not."""

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 DASH_CODES = "2013|2014|2212"  # —, –, −
 DASH_CODE_RE = re.compile(rf"\(?\s*\$?\s*\(?\s*({DASH_CODES})\s*\)?\s*\)?")  # a cell holding only a dash code
 _PRINTED_DASH_RE = re.compile(r"\$?\s*[—–−]")
-_FOOTNOTE_RE = re.compile(r"\(\s*[a-z]\s*\)")
+_FOOTNOTE_RE = re.compile(r"\(\s*[a-z]\s*\)|（(?:註 ?)?[a-z0-9]{1,2}）")  # 「( a )」, printed 「（a）」「（註 2）」
 # a cell holding one amount: "$ 5,735", "-32 ( 32 )", "( 32 )", "$ ( 5 )", "4.7% ( 4.7 % )", "$ -1.2"
 _AMOUNT_RE = re.compile(r"(?P<neg1>-)?\s*\$?\s*(?P<lp>\()?\s*(?P<neg2>-)?\s*\$?\s*"
                         r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s*(?P<rp>\))?\s*(?P<pct>%)?"

@@ -75,6 +75,8 @@ def _corner(text: str) -> tuple[str, str]:
 def _date_label(text: str) -> str:
     """A year label reads 「2015 年」; a US date 「12/31/2011」 reads 「2011 年 12 月 31 日」."""
     text = text.strip().rstrip(":：")
+    if (mark := re.search(r"(?:（(?:[a-z]|註 \d{1,2})）)+$", text)) and mark.start():
+        return _date_label(text[:mark.start()]) + mark.group(0)  # 「2016（註 1）」 → 「2016 年（註 1）」
     if _YEAR_RE.fullmatch(text):
         return f"{text} 年"
     if _US_DATE_RE.fullmatch(text):
@@ -326,7 +328,7 @@ _PLACEHOLDERS = frozenset({"無", "不適用", "n/a", "na", "nm", "—", "-", "�
 def header_is_data(header: list[str]) -> bool:
     """FinQA tables without a header row use their first data row as one: 「$ 4066.4」 names no column
     (a cell of years only — 「2008 20142007」, OCR for 「2008—2007」 — is a header)."""
-    cells = [c.strip() for c in header[1:]]
+    cells = [strip_marks(c) for c in header[1:]]  # 「2013 ( 1 )」 is a year with its note, no datum
     if "—" in cells:
         return True  # `display_table` printed a dash code of a data cell (「$ 2014」) as 「—」
     return any(re.search(r"\d", c) and not re.search(r"[^\d\s$,.%()\-]", c) and not _YEARS_ONLY_RE.fullmatch(c)
@@ -365,8 +367,8 @@ def _render_name_value_row(cells: list[str], keep: frozenset[float]) -> str:
 
 
 def _footnote_row(cells: list[str]) -> bool:
-    return len(cells) > 1 and all(re.fullmatch(r"\s*(?:\(\s*[a-z]\s*\))?\s*", c) for c in cells) and \
-        any(c.strip() for c in cells)
+    """A header row of column letters only (「（a）」 | 「（b）」 …, raw 「( a )」 too)."""
+    return len(cells) > 1 and all(not strip_marks(c) for c in cells) and any(c.strip() for c in cells)
 
 
 def _section_header(table: list[list[str]], row: int) -> list[str]:
@@ -452,7 +454,7 @@ def _render_unlabelled(table: list[list[str]], row: int, keep: frozenset[float])
 def _valueish(cell: str) -> bool:
     """A data cell: a number (with FinQA's duplicate or a footnote letter: 「135696 ( a )」), a dash or a
     placeholder."""
-    cell = re.sub(r"\(\s*[a-z]\s*\)", "", cell).strip()
+    cell = strip_marks(cell)
     return _is_value(cell) or cell.lower() in _PLACEHOLDERS
 
 
@@ -560,9 +562,90 @@ def _time_like(label: str) -> bool:
 _YEAR_LABEL_RE = re.compile(r"年度|年份|日期|到期|年$")  # a row label whose value may be a year (「到期年度」)
 
 
+# footnote marks (glossary §1.19): FinQA prints a note reference half-width and space-padded (「購買義務 ( a )」,
+# 「買回股份總數 ( 1 )」, 「18322320 ( 1 )」); a Taiwan table writes it full-width against the word, a letter as
+# 「（a）」 and a number as 「（註 1）」 — a bare 「( 1 )」 reads as minus one. A letter is a mark anywhere; a
+# number only after a word, a bracket, a 「%」 or 「.」 (「Visa Inc. ( 1 )」), or after a figure in a data cell
+# (「30,000 ( 1 )」; never 「-34 ( 34 )」, FinQA's duplicate, which `_value` writes once first).
+_COLUMN_REF_RE = re.compile(r"\s*(?:\(\s*|（)([a-z])(?:\s*\)|）)\s*欄")
+_LETTER_MARK_RE = re.compile(r"\s*\(\s*([a-z])\s*\)")
+_WORD_NOTE_RE = re.compile(r"(?<=[^\W\d_]|[）).%])\s*\(\s*(\d{1,2})\s*\)")
+_FIGURE_NOTE_RE = re.compile(r"(?<=\d)\s+\(\s*(\d{1,2})\s*\)(?=\s*(?:（|$))")
+# a cell that is only marks, as printed: 「（a）」, 「（註 10）」, 「（a）（b）」
+MARK_ONLY_RE = re.compile(r"(?:（(?:[a-z]|註 \d{1,2})）)+")
+_MARK_RE = re.compile(r"（(?:[a-z]|註 \d{1,2})）")
+
+
+def footnote_marks(text: str, figures: bool = False) -> str:
+    """`text` with FinQA's footnote marks written as a Taiwan table writes them: 「購買義務 ( a )」 →
+    「購買義務（a）」, 「買回股份總數 ( 1 ) ( 2 )」 → 「買回股份總數（註 1）（註 2）」; `figures` (a data cell):
+    a number after a figure is a note too (「18322320 ( 1 )」 → 「18322320（註 1）」). A bracketed number on its
+    own (「( 14 )」, a negative) is left alone. Idempotent.
+
+    >>> footnote_marks("購買義務 ( a )"), footnote_marks("( 14 )"), footnote_marks("30,000 ( 1 )", figures=True)
+    ('購買義務（a）', '( 14 )', '30,000（註 1）')
+    >>> footnote_marks("可發行證券數量（不含 ( a ) 欄所列證券）( c )")
+    '可發行證券數量（不含 a 欄所列證券）（c）'
+
+    """
+    text = _COLUMN_REF_RE.sub(r" \1 欄", text)  # 「不含 ( a ) 欄所列證券」: a column named by its letter
+    text = _LETTER_MARK_RE.sub(lambda m: f"（{m.group(1)}）", text)
+    text = _WORD_NOTE_RE.sub(lambda m: f"（註 {m.group(1)}）", text)
+    if figures:
+        text = _FIGURE_NOTE_RE.sub(lambda m: f"（註 {m.group(1)}）", text)
+    return text
+
+
+def strip_marks(text: str) -> str:
+    """`text` without its footnote marks, raw or printed (what a cell says about its value or name)."""
+    return _MARK_RE.sub("", footnote_marks(text, figures=True)).strip()
+
+
+def _note_column(table: list[list[str]], c: int, first: int) -> bool:
+    """A column of footnote references FinQA printed as negatives (「-2 ( 2 )」, 「-3 ( 3 )」 … down an ownership
+    table: the page's 「(2)」「(3)」): every filled data cell 「-n ( n )」 or 「( n )」, at least three, numbered
+    consecutively. Amounts never count up by one row after row."""
+    numbers = []
+    for row in table[first:]:
+        cell = row[c].strip() if c < len(row) else ""
+        if not cell:
+            continue
+        m = re.fullmatch(r"-(\d{1,2}) \( \1 \)|\(\s*(\d{1,2})\s*\)|（註 (\d{1,2})）", cell)
+        if not m:
+            return False
+        numbers.append(int(next(g for g in m.groups() if g)))
+    return len(numbers) >= 3 and all(b == a + 1 for a, b in zip(numbers, numbers[1:]))
+
+
+def _note(cell: str) -> str:
+    """A cell of a note column (`_note_column`) as its mark: 「-10 ( 10 )」 → 「（註 10）」."""
+    number = re.search(r"\d+", cell)
+    return f"（註 {number.group(0)}）" if number else cell
+
+
 def _dedupe(text: str) -> str:
     """FinQA's duplicated renderings written once, nothing else touched (header and label cells)."""
     return _NEG_DUP_RE.sub(r"-\1", _PCT_DUP_RE.sub(r"\1%", text))
+
+
+_FOOTNOTE_MARK_RE = re.compile(r"\s*-(\d{1,2})\s*\(\s*\1\s*\)\s*")
+
+
+def _footnote_columns(table: list[list[str]]) -> list[list[str]]:
+    """A column of FinQA's footnote marks — the page's 「(2)」, 「(3)」 … beside each name, read by FinQA as negatives
+    「-2 ( 2 )」, 「-3 ( 3 )」 — says 「（註 2）」: three or more cells, every one a mark, numbered one after another."""
+    width = max((len(r) for r in table), default=0)
+    out = [list(r) for r in table]
+    for c in range(1, width):
+        cells = [(r, row[c]) for r, row in enumerate(table) if c < len(row) and row[c].strip()]
+        marks = [_FOOTNOTE_MARK_RE.fullmatch(cell) for _, cell in cells]
+        if len(cells) < 3 or not all(marks):
+            continue
+        numbers = [int(m.group(1)) for m in marks]
+        if all(b == a + 1 for a, b in zip(numbers, numbers[1:])):
+            for (r, _), n in zip(cells, numbers):
+                out[r][c] = f"（註 {n}）"
+    return out
 
 
 def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
@@ -571,14 +654,17 @@ def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
     from it, so both print every figure alike): FinQA's duplicates written once (「-34 ( 34 )」 → 「-34」,
     「6.5% ( 6.5 % )」 → 「6.5%」), a dash code in a data cell (「2014」 for —) as 「—」 unless the table reads it
     as a number (`dash_codes.number_cells`: a year in a column of years, a value its totals need, one it
-    cannot tell; `stated`: the numbers of the page's text, which may state a total) or a gold program computes with it (`keep`; with `keep_rows`, only in those rows — the gold's
-    evidence rows), and every amount of four or more digits with thousands separators (「1,725,584」). A year stays a year: a column whose figures are all years (19xx/20xx, no $), or a
-    year-looking figure in a row about dates (「到期年度」). Header and label cells only lose duplicates.
+    cannot tell; `stated`: the numbers of the page's text, which may state a total) or a gold program
+    computes with it (`keep`; with `keep_rows`, only in those rows — the gold's evidence rows), and every
+    amount of four or more digits with thousands separators (「1,725,584」). A year stays a year: a column
+    whose figures are all years (19xx/20xx, no $), or a year-looking figure in a row about dates (「到期年度」). Header and label cells only lose duplicates.
     Every numeral's value is kept; the function is idempotent."""
     if not table:
         return []
     if len(table) == 1:  # a header-only table: each cell says name and value
-        return [[_dedupe(table[0][0])] + [_name_value_cell(c, keep) if c.strip() else c for c in table[0][1:]]]
+        return [[footnote_marks(_dedupe(table[0][0]), figures=True)]
+                + [footnote_marks(_name_value_cell(c, keep), figures=True) if c.strip() else c for c in table[0][1:]]]
+    table = _footnote_columns(table)
     merged = merged_header(table) is not None
     first = 0 if merged or header_is_data(table[0]) else 1  # the first data row
     # a header of years only heads value columns from the first (ETR's tables have no label column)
@@ -588,8 +674,11 @@ def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
     def kept(r: int, k: int) -> frozenset[float]:
         return _ALL_CODES if (r, k) in numbers else keep if keep_rows is None or r in keep_rows else frozenset()
 
-    out = [[_dedupe(c) for c in row] for row in table[:first]]
-    out += [[_dedupe(c) if k < lead else _value(c, kept(r, k)) if c.strip() else c for k, c in enumerate(row)]
+    notes = {c for c in range(1, max(len(r) for r in table)) if _note_column(table, c, first)}
+    out = [[footnote_marks(_dedupe(c), figures=True) for c in row] for row in table[:first]]
+    out += [[footnote_marks(_dedupe(c), figures=True) if k < lead else _note(c) if k in notes else
+             footnote_marks(_value(c, kept(r, k)), figures=True)
+             if c.strip() else c for k, c in enumerate(row)]
             for r, row in enumerate(table[first:], first)]
     width = max(len(r) for r in out)
     for c in range(lead, width):
@@ -606,6 +695,9 @@ def _group_figure(m: re.Match, cell: str, label: str, years_only: bool) -> str:
     figure = m.group(2)
     year = _YEAR_RE.fullmatch(figure) and "$" not in cell and (years_only or _YEAR_LABEL_RE.search(label))
     return m.group(1) + (figure if year else f"{int(figure):,}")
+
+
+_YEAR_OVER_QUARTER_RE = re.compile(r"(?:19|20)\d\d ?(?:會計)?年度?")
 
 
 def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozenset()) -> str:
@@ -626,6 +718,10 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     if row > 1 and header is table[0] and _footnote_row(table[0]):
         header = table[1]  # row 0 only carries footnote letters ( a )…( d ): the names are in row 1
     label = (_year_pair(cells[0]) or _date_label(cells[0])) if cells else ""
+    if row > 0 and any(MARK_ONLY_RE.fullmatch(c.strip()) for c in cells[1:]):
+        # a cell that only refers to a note (an ownership table's 「（註 10）」 column) marks the row's label
+        label += "".join(c.strip() for c in cells[1:] if MARK_ONLY_RE.fullmatch(c.strip()))
+        cells = [cells[0]] + ["" if MARK_ONLY_RE.fullmatch(c.strip()) else c for c in cells[1:]]
     no_header = header_is_data(header) if header else True
     lead, corner_unit = ("", "") if no_header or not header else _corner(header[0])
     lead = _date_label(lead) if lead else ""
@@ -678,8 +774,12 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     if lead and date_column and body.startswith(label):
         body = f"{lead}為 {label}之{body[len(label):].lstrip('：')}"  # 「既得日為 2011 年 1 月 25 日之限制型股票單位為 8000」
     elif lead:
-        # the label column's header: a time lead opens the sentence, a category lead names the label
-        body = f"{lead}，{body}" if _TIME_LEAD_RE.search(lead) or not label else f"{lead}「{label}」" + body[len(label):]
+        # the label column's header: a time lead opens the sentence, a category lead names the label; a year
+        # over a quarter is one period (「2010 年第 4 季：最高 53.14」, not 「2010 年，第 4 季：」)
+        if _YEAR_OVER_QUARTER_RE.fullmatch(lead) and re.match(r"第 ?[1-4] ?季", label):
+            body = f"{lead}{body}"
+        else:
+            body = f"{lead}，{body}" if _TIME_LEAD_RE.search(lead) or not label else f"{lead}「{label}」" + body[len(label):]
     return _flatten(body + (_unit_suffix(shared_unit) if shared_unit else "")) + "。"
 
 
@@ -688,7 +788,16 @@ def _flatten(text: str) -> str:
     an inner 「（每股金額除外）」 becomes 「，每股金額除外」."""
     out: list[str] = []
     depth = 0
-    for ch in text:
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        i += 1
+        if depth >= 1 and ch == "（" and (m := _MARK_RE.match(text, i - 1)):
+            # a mark inside a bracket: 「（不含（a）欄所列證券）」 → 「（不含 a 欄所列證券）」, 「（年（註 1））」 → 「（年，註 1）」
+            inner = m.group(0)[1:-1]
+            out.append(f" {inner} " if len(inner) == 1 else f"，{inner}")
+            i = m.end()
+            continue
         if ch in "（(":
             depth += 1
             if depth >= 2:

@@ -62,6 +62,7 @@ GOLD_SWEEP_CLASSES = {
     "missing_fact": "an operand or constant the prompt does not show",
     "sign": "a sign or the direction of a change; a turn depending on a fixed turn",
     "unanswerable": "an unanswerable verdict re-read",
+    "table": "the rendered table hides an operand (two columns share a header, the cell shows a dash)",
 }
 
 

@@ -36,7 +36,17 @@ Rules; the one that fires is recorded as ``path``:
   1.275); else ``bare_numeral`` — the answer carries a unit or % and its bare numeral ≈ g (「94 百萬美元」
   for gold 94 from a table in millions: the unit restates the table's scale). The bare-numeral path is
   accepted and counted as ``bare_numeral_decided`` in every report so that scale mistakes stay visible.
-Signs always count: -94 never matches 94.
+Signs count (-94 never matches 94), with two exceptions where either sign is right, each its own ``path``:
+- ``direction_in_question``: the asked clause names the decrease («減少了多少», «減幅», "percentage decrease") —
+  the sign is in the question, so 「7.95%」 matches gold −0.0795;
+- ``undirected_difference``: the asked clause asks an undirected difference («相差多少», «差額», «差距», «差異為多少»,
+  «之間的差», «A 和/與 B 的差», "the difference (in X) between A and B", "how much do A and B differ"; a ConvFinQA
+  turn by its own question, «那差額是多少？») — A − B and B − A are both right, so 41 and −41 both match gold −41.
+  It does not fire when anything in the question (zh-TW or the English original, outside brackets) gives the
+  difference a direction — a change or movement (變動/變化/增減/增加/減少/成長/下降 …), an order («從 A 到 B», «由 A 至
+  B», «2018 至 2019 年», «較 A», «A 比 B 多/少/高/低», «超出», «高出», «相對於»), a subtraction («A 減 B», «扣除», "A
+  minus B"), "change", "increase", "decrease", "from … to", "more/less/higher/lower" — nor when the question asks for
+  a sign, brackets included («以正數表示», «減少時為負值», «以絕對值表示», "negative if"). The magnitude must still match.
 
 yes/no: gold "yes"/"no" (also 是/否) against the answer's first word (是/否/不是/對/yes/no …).
 Multiple choice: the set of option codes must equal the gold set exactly; a number answer to a letter
@@ -60,6 +70,7 @@ from tw_fin_eval.answers.vocabulary import (
     DECREASE_ASKED,
     DECREASE_NOUNS,
     DECREASE_VERBS,
+    DIRECTED_DIFFERENCE,
     NAMED_RATIOS,
     NO_GOLD_WORDS,
     NON_PERCENT_RATE_BEFORE,
@@ -74,7 +85,9 @@ from tw_fin_eval.answers.vocabulary import (
     QUESTION_SCALE_WORDS_EN,
     RATE_LABEL_CUES,
     SCALE_WORDS,
+    SIGN_ASKED,
     TIMES_CUES,
+    UNDIRECTED_DIFFERENCE,
     YES_GOLD_WORDS,
     alternation,
 )
@@ -87,6 +100,7 @@ PATH_SCALE = "question_unit"  # 「5,000 萬美元」 for gold 50 when the quest
 PATH_CONTEXT = "context_unit"  # 「7.72 億美元」 for gold 772 when the record's unit (answer_scale) is millions
 PATH_POINTS = "percentage_points"  # 「16.58 個百分點」 for a gold of 16.58 percentage points
 PATH_UNSIGNED = "direction_in_question"  # 「7.95%」 for gold −0.0795 when the question asks for the decrease
+PATH_UNDIRECTED = "undirected_difference"  # 「41」 for gold −41 when the question asks 「這兩個數值的差額」
 
 
 # ---- what the question asks for ------------------------------------------------------------------------
@@ -164,6 +178,39 @@ def direction_in_question(*questions: str | None) -> bool:
     return any(q and _DIRECTION.search(asked_part(q)[0]) for q in questions)
 
 
+_UNDIRECTED = re.compile(alternation(UNDIRECTED_DIFFERENCE), re.I)
+_DIRECTED = re.compile(alternation(DIRECTED_DIFFERENCE), re.I)
+_SIGN_ASKED = re.compile(alternation(SIGN_ASKED), re.I)
+
+
+@functools.lru_cache(maxsize=8192)
+def _directed(question: str) -> bool:
+    """The question gives a direction (outside brackets: «從 A 到 B», «變動», «較», "change", "minus") or asks for a
+    sign (anywhere, brackets included: «以正數表示», «減少時為負值», "negative if")."""
+    q = normalize(question)
+    return bool(_DIRECTED.search(_PARENS.sub(" ", q)) or _SIGN_ASKED.search(q))
+
+
+def undirected_difference(*questions: str | None) -> bool:
+    """The asked clause of a question (zh-TW or the English original) asks an undirected difference («相差多少»,
+    «差額», «差距», «A 與 B 之間的差», "the difference between A and B", "how much do A and B differ") and no
+    question gives it a direction or asks for a sign: A − B and B − A are both right, so the magnitude counts
+    with either sign. Conservative on purpose — one directed word anywhere in either question keeps the sign."""
+    qs = [q for q in questions if q]
+    return (any(_UNDIRECTED.search(asked_part(q)[0]) for q in qs)
+            and not any(_directed(q) for q in qs))
+
+
+def sign_free(*questions: str | None) -> str | None:
+    """The rule under which the sign of an answer does not count (its `path`), or None: the question names the
+    decrease (`direction_in_question`) or asks an undirected difference (`undirected_difference`)."""
+    if direction_in_question(*questions):
+        return PATH_UNSIGNED
+    if undirected_difference(*questions):
+        return PATH_UNDIRECTED
+    return None
+
+
 _SCALES = alternation(QUESTION_SCALE_WORDS)
 _SCALE = re.compile(r"(?:(?:以|單位[:：]?|[（(])\s*" + f"(?:{alternation(QUESTION_SCALE_CURRENCIES)})?" + r"\s*"
                     + f"({_SCALES}|{alternation(QUESTION_SCALE_WORDS_EN)})"
@@ -220,17 +267,19 @@ def gold_fraction(gold_value: float, gold_answer: str | None) -> float:
 
 def number_matches(num: Num, gold_value: float, *, percent_question: bool = False, bps_question: bool = False,
                    gold_answer: str | None = None, tol: Tolerance = DEFAULT_TOLERANCE, scale: float | None = None,
-                   either_sign: bool = False, context_scale: float | None = None, exact: bool = False) -> str | None:
+                   either_sign: bool | str | None = None, context_scale: float | None = None,
+                   exact: bool = False) -> str | None:
     """The path by which `num` matches the gold, or None. `scale` is the unit the question asks in,
     `context_scale` the unit the gold is counted in (the record's `answer_scale`, e.g. 1e6); `exact`: the gold
-    display is exact (FinChain), so a written % means percent — no percentage-points leniency."""
+    display is exact (FinChain), so a written % means percent — no percentage-points leniency. `either_sign`: the
+    magnitude counts with either sign — the path to record (`sign_free`), or True for `direction_in_question`."""
     path = _number_matches(num, gold_value, percent_question, bps_question, gold_answer, tol, scale, context_scale,
                            exact)
     if path is None and either_sign and num.bare != 0:
         flipped = Num(num.text, num.start, num.end, -num.bare, num.unit, num.multiplier, num.currency)
         if _number_matches(flipped, gold_value, percent_question, bps_question, gold_answer, tol, scale,
                            context_scale, exact):
-            return PATH_UNSIGNED
+            return either_sign if isinstance(either_sign, str) else PATH_UNSIGNED
     return path
 
 
@@ -299,7 +348,7 @@ def match_numeric(output: str | None, gold_value: float, *, gold_answer: str | N
     path = number_matches(ext.num, gold_value,
                           percent_question=is_percent_question(gold_answer, *qs, display_decides=display_decides),
                           bps_question=is_bps_question(*qs), gold_answer=gold_answer, tol=tol,
-                          scale=question_scale(*qs), either_sign=direction_in_question(*qs),
+                          scale=question_scale(*qs), either_sign=sign_free(*qs),
                           context_scale=None if answer_scale is None else 10.0 ** answer_scale,
                           exact=display_decides)
     ok = path is not None

@@ -184,6 +184,31 @@ DECREASE_AFTER = ("的(?:跌幅|減幅|减幅|降幅|衰退|虧損|亏损|損失
 DECREASE_ASKED = ("百分比", "幅度", "比率", "比例", "金額", "數額", "數")
 DECREASE_NOUNS = ("減幅", "减幅", "跌幅", "降幅")  # an asked 「減幅」 / 「跌幅」 is a decrease too
 DECREASE_ASK_EN = ("decrease", "decline", "drop", "reduction")
+# An undirected difference: the asked clause asks how far apart two values are and names no direction — the
+# difference word is what is asked («這兩項投資的報酬率相差多少», «兩者的差額是多少», «A 與 B 之間的差距為何», «A 和 B 的差是
+# 多少», «差異為多少», "the difference between A and B", "how much do A and B differ"), so B − A is as right as A − B.
+# 「這個差額除以 100 是多少」 / 「因電價差異而轉嫁的成本是多少」 ask something else.
+UNDIRECTED_DIFFERENCE = (r"(?:相差|差距|差異|差异|差額|差额|差值|的差)了?\s*(?:是|為|为|有|約|约|大約|大约)?\s*"
+                         r"(?:多少|幾|几|為何|为何|何)",
+                         r"\bdiffer(?:ence|ences|s|ed)?\b")
+# …unless anything in the question (outside brackets) gives the difference a direction. What orders a difference is
+# an order or a subtraction — «從 A 到 B», «由 A 至 B», «自 A 起», «2018 至 2019 年», «較 A», «A 比 B 多/少/高/低», «與 A 相比», «相對於
+# A», «超出», «高出», «多出», «高於», «低於», «A 減 B», «扣除», a «淨差額» (in filings the net change); "from … to", "than",
+# "A minus B", "exceed", "relative to", "compared to", "net change" — or a change word heading the difference itself
+# («變動差額», «增加的差額»). A change word that names the operands does not: «E*TRADE 的變動百分比與標普的變動百分比
+# 相差多少» asks how far apart two changes are. In English, an operation on the difference asks something else ("the
+# difference divided by …", "as a percent of").
+DIRECTED_DIFFERENCE = ("(?:從|从|由|自)[^，,。；;]*(?:到|至|起)", r"\d\s*[年月日]?\s*(?:到|至)\s*\d", "(?<!比)較", "(?<!比)较",
+                       "(?<!百分)比(?![率例重值較较])[^，,。；;]{0,30}?(?:多(?!少)|(?<!多)少|高|低|大|小)", "相比", "相對於", "相对于", "超出", "超過", "超过", "高出", "多出", "低出",
+                       "高於", "高于", "低於", "低于", "減(?![少損损幅值])", "减(?![少损幅值])", "扣除", "淨差", "净差",
+                       "(?:變動|变动|變化|变化|增減|增减|增加|減少|减少|成長|成长|下降|上升|增長|增长)的?(?:差額|差额|差距|差異|差异|差值)",
+                       r"\bfrom\b.*\bto\b", r"\bthan\b", r"\bminus\b", r"\bsubtract", r"\bexceed", r"\brelative to\b",
+                       r"\bcompared (?:to|with)\b", r"\bnet (?:change|difference)\b", r"\bdivided\b", r"\bratio\b",
+                       r"\bpercent(?:age)? of\b", r"\bportion\b", r"\bproportion\b", r"\btimes\b", r"\bmultipl")
+# …or the question asks for a sign (bracketed instructions count here): «以正數表示», «減少時為負值», «以絕對值表示»,
+# "negative if", "as a positive number".
+SIGN_ASKED = ("正數", "正数", "正值", "負數", "负数", "負值", "负值", "正負", "正负", "絕對值", "绝对值",
+              r"\bnegative\b", r"\bpositive\b", r"\babsolute\b", r"\bsign\b")
 NO_CHANGE_WORDS = ("持平", "不變", "沒有變(?:化|動)", "無變(?:化|動)", "沒有增減", r"^\W*(?:零|0)\W*$",  # a lone zero
                    r"\bunchanged\b", r"\bno change\b")
 

@@ -11,7 +11,8 @@
    sign, yes↔no, another label of the same template (a gold of 0 always gets the leading-digit change:
    0 × 1.1 is still 0). The scorer must reject them; the few corrupted
    items still judged right are the ones the tolerance legitimately accepts (e.g. a gold of 0 stays 0
-   under ×1.1 and sign flips), which is the "about 1%" of the spec.
+   under ×1.1 and sign flips; a flipped sign where the question names the decrease or asks an undirected
+   difference, 「差額是多少」), which is the "about 1%" of the spec.
 3. The other reading of the spec's sentence (「把答案改錯 10%」 = every answer 10% off): every numeric
    answer written ×1.1; the share still judged right is printed per subset (about 1% expected).
 Exit status 0 when every rule-scored subset scores 100% on the gold answers, 1 otherwise.

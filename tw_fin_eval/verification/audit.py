@@ -26,7 +26,7 @@ from tw_fin_eval.subsets import SUBSETS
 FIELDS = {"id", "turn", "verdict", "class", "reason", "right_gold", "reader"}
 REQUIRED = FIELDS - {"reader"}
 VERDICTS = ("ok", "wrong")
-CLASSES = ("unit", "program", "missing_fact", "sign", "unanswerable", "other")
+CLASSES = ("unit", "program", "missing_fact", "sign", "unanswerable", "table", "other")
 FILE = re.compile(r"audit_(\d+)\.jsonl$")
 
 

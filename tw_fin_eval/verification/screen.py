@@ -14,6 +14,13 @@ Classes (the numbers of issue 29):
    A to B" computed A − B or a percent change divided by the later year; a conversation computing its
    changes both ways; a turn that repeats an earlier turn's upstream computation the verdicts fixed.
 5. ``unanswerable`` — every unanswerable verdict, to be re-read.
+6. ``table`` — the zh-TW table as rendered does not let the model find an operand: two columns share one
+   header and the operand (or the label the question names) is under it; or the operand's cell shows a dash
+   (「—」, the upstream '2014' mojibake of an em dash).
+
+Class 1 also flags a return asked over a performance-graph table based at 100 whose gold is a dollar
+amount (value − 100, or the value itself); class 4 also reports a loss/outflow looked up with the sign
+the table does not show (report only: `REPORT_ONLY_CHECKS`, a scorer rule is being considered).
 
 Numbers are read by the scorer's parser (tw_fin_eval.answers.numbers), so the prompt's 「7.72 億美元」,
 「1,234」, 「4.1%」 and 「七年」 are read the same way a model's answer is."""
@@ -22,10 +29,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tw_fin_eval.answers.numbers import CJK_NUMERAL_RUN, find_numbers, parse_cjk_numeral
+from tw_fin_eval.errors import InputError
+from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.sources.amount_scale import UnitNote, program_literals, program_scale
 from tw_fin_eval.sources.base import SourceItem, numbers_in
 from tw_fin_eval.verification.program import ProgramError, constant, literal, parse
@@ -37,7 +47,10 @@ CLASSES = {
     "missing_fact": "3: an operand or constant the prompt does not show",
     "sign": "4: sign / direction of a change / dependent turns",
     "unanswerable": "5: an unanswerable verdict to re-read",
+    "table": "6: the rendered table hides the operand (shared column header, a dash cell)",
 }
+# checks whose flags are reported but need no verdict read (their outcome may be a scorer rule instead)
+REPORT_ONLY_CHECKS = {"loss_sign"}
 
 # ---- class 1: units -------------------------------------------------------------------------------------
 _EN_UNIT = re.compile(r"\bin\s+(?:\$\s*|us\s*\$\s*|u\.s\.\s+|dollars?\s+|usd\s+)?(thousand|million|billion)s?\b"
@@ -237,6 +250,7 @@ class ScreenUnit:
     note: UnitNote | None
     upstream_program: str
     upstream_value: float | None
+    table_zh: list[list[str]] = field(default_factory=list)  # the table as the model sees it
 
     @property
     def label(self) -> str:
@@ -248,9 +262,11 @@ class Flag:
     cls: str
     unit: ScreenUnit
     why: str
+    check: str = ""  # the check's name where a class has several (dup_column, dash_cell, loss_sign, base100_return)
 
     def line(self) -> str:
-        return f"{self.cls:<13} {self.unit.label:<32} [{self.unit.status}] {self.why}"
+        check = f"{self.check}: " if self.check else ""
+        return f"{self.cls:<13} {self.unit.label:<32} [{self.unit.status}] {check}{self.why}"
 
 
 def screen_units(subset: str, items: list[SourceItem], records: list[dict[str, Any]],
@@ -270,7 +286,7 @@ def screen_units(subset: str, items: list[SourceItem], records: list[dict[str, A
             prompt = "\n".join(m["content"] for m in rec["messages"] if m["role"] == "user")
             yield ScreenUnit(subset, rid, None, it.question, rec["question"], rec["program"], rec["answer_value"],
                              v.status if v else None, prompt, it.table or [], sentences, note,
-                             it.fields["program"], it.fields["answer_value"])
+                             it.fields["program"], it.fields["answer_value"], rec["context"]["table"] or [])
             continue
         text = rec["first_user_prefix"]
         for k, (t, t_en) in enumerate(zip(rec["turns"], it.fields["turns"])):
@@ -278,7 +294,7 @@ def screen_units(subset: str, items: list[SourceItem], records: list[dict[str, A
             text += "\n" + t["question"]
             yield ScreenUnit(subset, rid, k, t_en["question_en"], t["question"], t["program"], t["answer_value"],
                              v.status if v else None, text, it.table or [], sentences, note,
-                             t_en["program"], t_en["answer_value"])
+                             t_en["program"], t_en["answer_value"], rec["context"]["table"] or [])
             text += "\n答案：" + str(t["answer"])
 
 
@@ -331,6 +347,7 @@ def screen(units: list[ScreenUnit]) -> list[Flag]:
                 flags.append(Flag("sign", u, f"conversation computes changes both ways (this turn {d})"))
     flags += dependent_turns([u for u in units if u.turn is not None])
     flags += program_fit(units)
+    flags += table_checks(units)
     return flags
 
 
@@ -418,3 +435,145 @@ def _divisor_row(arg: str, table: list[list[str]]) -> str | None:
         return None
     rows = {row[0] for row in table[1:] if any(_close(abs(x), abs(v), 1e-9) for c in row[1:] for x in numbers_in(c))}
     return rows.pop() if len(rows) == 1 else None
+
+
+# ---- the rendered table (class 6), loss signs (class 4, report only), base-100 returns (class 1) -------------
+# each check's name → its class; a flag of a check is a question for a reader, as every flag
+CHECKS = {"dup_column": "table", "dash_cell": "table", "loss_sign": "sign", "base100_return": "unit"}
+# a dash, or the upstream code of one kept as digits (U+2014 em dash, U+2013 en dash, U+2212 minus)
+_DASH_CELL = re.compile(r"\$?\s*(?:[-—–―−]+|201[34]|2212)\s*")
+_NEGATIVE_SHOWN = re.compile(r"(?:^|[\s$＄])[-−–]\s*\$?\s*\d|[(（]\s*\$?\s*\d[\d,.]*\s*%?\s*[)）]")
+_ASKS_LOSS = re.compile(r"\bloss(?:es)?\b|\boutflows?\b|\bused (?:in|for|by)\b|\bdeficits?\b|虧損|損失|淨損|流出|用於", re.I)
+_ASKS_RETURN = re.compile(r"\breturns?\b|報酬", re.I)
+_NOT_A_RETURN = re.compile(r"\breturn on (?:average )?(?:equity|assets|capital|invested|tangible)|(?:權益|資產|資本)報酬率", re.I)
+_ASKS_PERCENT = re.compile(r"\bpercent|百分比|%", re.I)
+
+
+def shared_headers(table: list[list[str]]) -> dict[str, list[int]]:
+    """Header text → its columns, for each header two or more value columns share (whitespace-normalised)."""
+    cols: dict[str, list[int]] = {}
+    for c, h in enumerate((table[0] if table else [])[1:], 1):
+        key = " ".join(h.split())
+        if key:
+            cols.setdefault(key, []).append(c)
+    return {k: v for k, v in cols.items() if len(v) > 1}
+
+
+def cells_holding(value: float, table: list[list[str]]) -> list[tuple[int, int]]:
+    """(row, column) of every value cell (below the header, right of the label) that states |value|."""
+    return [(r, c) for r, row in enumerate(table[1:], 1) for c, cell in enumerate(row[1:], 1)
+            if any(_close(abs(x), abs(value), 1e-9) for x in numbers_in(cell))]
+
+
+def _shown_table(u: ScreenUnit) -> list[list[str]]:
+    """The table the model sees, when it has the English table's shape (so cells line up); else the English."""
+    zh, en = u.table_zh, u.table_en
+    if zh and len(zh) == len(en) and all(len(a) == len(b) for a, b in zip(zh, en)):
+        return zh
+    return en
+
+
+def shows_negative(cell: str) -> bool:
+    """Does the cell show its number negative (「-1,234」, 「$ -5」, 「( 1,234 )」)?"""
+    return bool(_NEGATIVE_SHOWN.search(cell))
+
+
+def base100_lines(table: list[list[str]]) -> bool:
+    """Is the table a performance graph based at 100: a value column or row whose numeric cells (two or more)
+    are all 100 (「100.00」, 「$ 100」)?"""
+    def based(cells: list[str]) -> bool:
+        values = [v for cell in cells for v in numbers_in(cell)]
+        return len(values) >= 2 and all(_close(v, 100.0) for v in values)
+
+    rows = [row[1:] for row in table[1:]]
+    width = max((len(r) for r in rows), default=0)
+    return any(based(r) for r in rows) or any(based([r[c] for r in rows if c < len(r)]) for c in range(width))
+
+
+def table_checks(units: list[ScreenUnit]) -> list[Flag]:
+    out: list[Flag] = []
+    for u in units:
+        if u.status == "unanswerable" or not u.table_en:
+            continue
+        shown = _shown_table(u)
+        operands = [v for v in dict.fromkeys(program_literals(u.program)) if v != 0]
+        # shared column headers: the model cannot tell which column an operand (or the asked label) is under
+        for label, cols in shared_headers(shown).items():
+            where = f"「{label}」 heads columns {', '.join(map(str, cols))}"
+            under = [v for v in operands if any(c in cols for _, c in cells_holding(v, u.table_en))]
+            if under:
+                out.append(Flag("table", u, f"operand {', '.join(f'{v:g}' for v in under)} under a shared header: "
+                                            f"{where}", "dup_column"))
+            elif label in u.question_zh:
+                out.append(Flag("table", u, f"the question names a shared header: {where}", "dup_column"))
+        # an operand whose cell the model sees as a dash (「—」 for the upstream '2014' mojibake of an em dash)
+        for v in operands:
+            cells = cells_holding(v, u.table_en)
+            dashes = [(r, c) for r, c in cells if _DASH_CELL.fullmatch(shown[r][c].strip())]
+            if dashes and len(dashes) == len(cells):
+                r, c = dashes[0]
+                out.append(Flag("table", u, f"operand {v:g} is the cell {shown[r][0][:30]!r} / {shown[0][c][:30]!r}, "
+                                            f"shown as 「{shown[r][c].strip()}」 (English {u.table_en[r][c]!r})",
+                                "dash_cell"))
+        if u.answer_value is None:
+            continue
+        q = u.question_en + " " + u.question_zh
+        # a loss/outflow looked up with the other sign than the table shows (report only)
+        try:
+            steps = parse(u.program)
+        except ProgramError:
+            steps = []
+        if len(steps) == 1 and steps[0].op == "value" and operands and _ASKS_LOSS.search(q) and u.answer_value:
+            cells = cells_holding(operands[0], u.table_en)
+            signs = {shows_negative(shown[r][c]) for r, c in cells}
+            gold_negative = u.answer_value < 0
+            if signs and gold_negative not in signs:
+                r, c = cells[0]
+                out.append(Flag("sign", u, f"asks the loss/outflow itself; the table shows 「{shown[r][c].strip()}」, "
+                                           f"gold {u.answer_value:g}", "loss_sign"))
+        # a return over a performance graph based at 100 whose gold is a dollar amount, not a fraction
+        if _ASKS_RETURN.search(q) and not _NOT_A_RETURN.search(q) and base100_lines(u.table_en):
+            values = {x for row in u.table_en[1:] for cell in row[1:] for x in numbers_in(cell) if not _close(x, 100.0)}
+            a = u.answer_value
+            near = [(x, "value − 100") for x in values if abs(a - (x - 100)) <= max(0.005, 1e-4 * abs(a))]
+            near += [(x, "the value itself") for x in values if abs(a - x) <= max(0.005, 1e-4 * abs(a))]
+            if near:
+                x, how = near[0]
+                asks = "; the question asks a percentage" if _ASKS_PERCENT.search(q) else ""
+                out.append(Flag("unit", u, f"asks a return over a table based at 100; gold {a:g} is {how} "
+                                           f"({x:g}), a dollar amount (as a fraction: {(x - 100) / 100:g}){asks}",
+                                "base100_return"))
+    return out
+
+
+# ---- flags routed to readers but not yet read ----------------------------------------------------------------
+PENDING_FILE = "screen_pending.jsonl"
+_PENDING_FIELDS = {"id", "turn", "check", "routed"}
+
+
+def load_pending(path: Path) -> set[tuple[str, int | None, str]]:
+    """(id, turn, check) of the flags routed to a reader and not yet read (`verification/screen_pending.jsonl`,
+    one line each: {"id", "turn", "check", "routed"}); a bad line is an InputError naming file:line and id.
+    A missing file is an empty set."""
+    out: set[tuple[str, int | None, str]] = set()
+    if not path.is_file():
+        return out
+    for line, obj in iter_jsonl(path):
+        rid = obj.get("id")
+        where = {"path": path, "line": line, "item_id": rid if isinstance(rid, str) else None}
+        if set(obj) != _PENDING_FIELDS:
+            raise InputError(f"fields must be exactly {', '.join(sorted(_PENDING_FIELDS))}", **where)
+        if not isinstance(rid, str) or not rid:
+            raise InputError("id must be a record id", **where)
+        turn = obj["turn"]
+        if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or turn < 0):
+            raise InputError("turn must be null or a turn index ≥ 0", **where)
+        if obj["check"] not in CHECKS:
+            raise InputError(f"check must be one of {', '.join(CHECKS)}, got {obj['check']!r}", **where)
+        if not isinstance(obj["routed"], str) or not obj["routed"].strip():
+            raise InputError("routed must say to whom / where the flag was routed", **where)
+        key = (rid, turn, obj["check"])
+        if key in out:
+            raise InputError(f"pending twice: {rid} turn {turn} {obj['check']}", **where)
+        out.add(key)
+    return out

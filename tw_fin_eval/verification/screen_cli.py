@@ -13,7 +13,7 @@ from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.subsets import get_spec, load_subset
 from tw_fin_eval.verification.locate_cli import common_options
-from tw_fin_eval.verification.screen import CLASSES, screen, screen_units
+from tw_fin_eval.verification.screen import CHECKS, CLASSES, REPORT_ONLY_CHECKS, screen, screen_units
 from tw_fin_eval.verification.verdicts import VERIFIED_SUBSETS, load_verdicts
 
 
@@ -23,6 +23,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", default=str(paths.DATA_DIR), help="built records (default: %(default)s)")
     parser.add_argument("--class", dest="classes", action="append", choices=sorted(CLASSES),
                         help="only this class (repeatable)")
+    parser.add_argument("--check", dest="checks", action="append", choices=sorted(CHECKS),
+                        help="only this named check (repeatable; report-only: " + ", ".join(sorted(REPORT_ONLY_CHECKS))
+                        + ")")
     parser.add_argument("--list", action="store_true", help="print every flagged unit, not just the counts")
 
 
@@ -37,7 +40,8 @@ def main(args: argparse.Namespace) -> int:
         verdicts = load_verdicts(subset, items, Path(args.verification))
         records = [obj for _, obj in iter_jsonl(data)]
         units = list(screen_units(subset, items, records, verdicts))
-        flags = [f for f in screen(units) if not args.classes or f.cls in args.classes]
+        flags = [f for f in screen(units) if (not args.classes or f.cls in args.classes)
+                 and (not args.checks or f.check in args.checks)]
         if args.list:
             for f in sorted(flags, key=lambda f: (f.cls, f.unit.record_id, f.unit.turn or 0)):
                 print(f.line())

@@ -335,6 +335,8 @@ def counts_markdown(covs: dict[str, Coverage]) -> str:
                                                              for what in ("read", "changed")) + " |",
                   "| --- |" + " ---: |" * (2 * len(covs))]
         for cls in SWEEP_CLASSES:
+            if not any(c.sweeps[(cls, changed)] for c in covs.values() for changed in (False, True)):
+                continue  # a class no sweep has read yet (its flags are routed, screen_pending.jsonl)
             cells = [str(c.sweeps[(cls, changed)] + (0 if changed else c.sweeps[(cls, True)]))
                      for c in covs.values() for changed in (False, True)]
             lines.append(f"| {cls} | " + " | ".join(cells) + " |")

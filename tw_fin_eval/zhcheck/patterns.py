@@ -56,6 +56,8 @@ _BARE_YEAR = r"(?:^|[：，；。「（])\s*(?:19|20)\d\d(?=（|）為|\s*為)"
 _PCT_DUP = r"(-?\d[\d,]*(?:\.\d+)?(?:%/-?\d[\d,]*(?:\.\d+)?)*)\s*%\s*\(\s*-?\1\s*%\s*\)"
 _NEG_DUP = r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)"
 
+_HALF_MARK = r"(?<=[^\W\d_]|[）)%.])\s*\(\s*(?:[a-z]|\d{1,2})\s*\)|(?<=\d)\s+\(\s*(?:[a-jl-z]|\d{1,2})\s*\)(?=\s*(?:（|$|[^\d\s$(]))"
+
 _VALUE_END = re.compile(r"\s*(?:為)?\s*[-+$\d,.%()\s—–]*$")
 
 
@@ -91,7 +93,9 @@ TERMS = ("稅務部位", "其後", "第 1 類資本", "第 2 類資本", "營業
          "出售利得", "已實現利得", "稅後利得", "稅前利得", "每股普通股", "未結清", "合約基礎無形資產", "子公司權益中之非控制權益",
          "承諾—", "退休後計畫", "反向股票分割", "出行業務", "出行部門",
          # issue 30 (h): equity-method line items written word by word
-         "權益法投資收益", "權益法關聯企業")
+         "權益法投資收益", "權益法關聯企業",
+         # issue 30 round 4 (t31): an ALLL's specific reserves written word by word (個別評估之備抵損失)
+         "特定準備")
 
 
 @dataclass(frozen=True)
@@ -142,7 +146,20 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("bare 備抵", _regex(r"(?<!損失)備抵(?!損失|評價|呆帳|放款)"), ALL),
     Pattern("被-passive (prose)", _regex(r"被(?!收購者)"), PROSE),
     Pattern("「N 年時」 (questions)", _regex(r"(?:19|20)\d\d 年時"), frozenset({QUESTION})),
+    # issue 30 round 4 (t31): English order in questions — "compared to" as 「相較（於）」 where 「較」 reads, "ratio
+    # of X relative to Y" as 「相對於」, "for / concerning X" as a pre-posed 「對於／關於」, and the filing's period
+    # 「截至 2015 年 12 月 31 日止年度」 where a question says 「2015 年度」
+    Pattern("「相較」 (questions)", _regex("相較"), frozenset({QUESTION})),
+    Pattern("「相對於」 (questions)", _regex("相對於"), frozenset({QUESTION})),
+    Pattern("「對於／關於」 (questions)", _regex("(?<!相)對於|關於"), frozenset({QUESTION})),
+    Pattern("「截至…止年度」 (questions)", _regex(r"日止(?:會計)?年度"), frozenset({QUESTION})),
+    # a calendar quarter written as the filing's period 「截至 3 月 31 日止季度」 (第 1 季), anywhere
+    Pattern("quarter ended (all fields)", _regex(r"截至[^，。：；]{0,14}日止(?:之)?季度"), ALL),
     *(Pattern(f"term {t}", _regex(re.escape(t)), ALL) for t in TERMS),
+    # issue 30 (r31b C1): FinQA's half-width, space-padded footnote mark after a word, a bracket or a figure
+    # (「購買義務 ( a )」, 「買回股份總數 ( 1 )」, 「18322320 ( 1 )」) — glossary §1.19 writes 「（a）」 / 「（註 1）」;
+    # 「401 ( k )」 is a plan's name, not a mark
+    Pattern("half-width footnote mark ( a ) / ( 1 )", _regex(_HALF_MARK), ALL),
 )
 
 
@@ -356,7 +373,40 @@ def mixed_styles_in_item(rec: dict) -> int:
     return int(bool(item_scale_issues(fields)))
 
 
-RECORD_COUNTS.update({"N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
+def note_column_as_number(rec: dict) -> int:
+    """r31b C1: cells of a footnote column (the page's 「(2)」「(3)」… that FinQA printed 「-2 ( 2 )」, finqa 0096)
+    that the record's table prints as a number (「-2」) instead of a note reference 「（註 2）」."""
+    from tw_fin_eval.evidence_zh import _note_column, header_is_data, merged_header
+
+    en = (rec.get("original_en") or {}).get("table") or []
+    zh = (rec.get("context") or {}).get("table") or []
+    if len(en) < 2 or len(en) != len(zh):
+        return 0
+    first = 0 if merged_header(en) or header_is_data(en[0]) else 1
+    count = 0
+    for c in range(1, max(len(r) for r in en)):
+        if _note_column(en, c, first):
+            count += sum(1 for row in zh[first:] if c < len(row) and row[c].strip()
+                         and not re.fullmatch(r"（註 \d{1,2}）", row[c].strip()))
+    return count
+
+
+def footnote_marks_as_negatives(rec: dict) -> int:
+    """Issue 30 round 4 (finqa 0096): table columns that print FinQA's footnote marks 「(2)」, 「(3)」 … as the
+    negatives 「-2」, 「-3」 (three or more cells, numbered one after another) — the record table should say 「（註 2）」."""
+    table = (rec.get("context") or {}).get("table") or []
+    count = 0
+    for c in range(1, max((len(r) for r in table), default=0)):
+        cells = [row[c].strip() for row in table if c < len(row) and row[c].strip()]
+        if len(cells) >= 3 and all(re.fullmatch(r"-\d{1,2}", x) for x in cells):
+            numbers = [-int(x) for x in cells]
+            count += all(b == a + 1 for a, b in zip(numbers, numbers[1:]))
+    return count
+
+
+RECORD_COUNTS.update({"note column printed as numbers (table)": note_column_as_number,
+                      "footnote marks printed as negatives (table)": footnote_marks_as_negatives,
+                      "N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
                       "N 百萬 (prose, no gold needs it)": millions_not_kept_for_gold,
                       "header prefix dropped (table evidence)": header_prefix_dropped,
                       "table-unit caption without its currency": caption_without_currency,

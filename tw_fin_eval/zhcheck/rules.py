@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from tw_fin_eval.evidence_zh import footnote_marks
 from tw_fin_eval.finding import Finding
 from tw_fin_eval.glossary import Glossary, load_glossary
 
@@ -517,6 +518,19 @@ _ZH_DATE_RE = re.compile(r"((?:19|20)\d\d)\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2}
 # a fiscal quarter in shorthand (Q4'24, Q4 ’24, Q4 FY24) and in the zh-TW (2024 年第 4 季, 2024 會計年度第 4 季)
 _EN_QUARTER_RE = re.compile(r"\bQ([1-4])\s?(?:'|’|FY\s?)(\d{2})\b", re.IGNORECASE)
 _ZH_QUARTER_RE = re.compile(r"((?:19|20)\d\d)\s*(?:年|會計年度)\s*第\s*([1-4])\s*季")
+# a period named by its calendar end: "quarter ended march 31" is the first quarter, "year ended december 31 ,
+# 2015" is the year 2015 — a Taiwan writer says 「第 1 季」, 「2015 年度」, and the day numeral is restated in them
+# (FinQA glues the year on: "december 312010"). Only calendar quarter ends: a fiscal quarter keeps its date.
+_EN_PERIOD_END_RE = re.compile(
+    r"\b(quarters?|years?|fiscal years?|twelve months|12 months)\s+(?:ended|ending)\s+(?:on\s+)?"
+    r"(march|mar\.?|june|jun\.?|september|sept?\.?|december|dec\.?)\s+(30|31)((?:19|20)\d\d)?(?!\d)",
+    re.IGNORECASE)
+_QUARTER_END = {("mar", "31"): 1, ("jun", "30"): 2, ("sep", "30"): 3, ("dec", "31"): 4}
+_EN_QUARTER_END_US_RE = re.compile(r"\bquarters?\s+(?:ended|ending)\s+(?:on\s+)?(0?3/31|0?6/30|0?9/30|12/31)/(\d{2}|\d{4})(?![\d/])",
+                                   re.IGNORECASE)
+_US_QUARTER_END = {"3/31": 1, "6/30": 2, "9/30": 3, "12/31": 4}
+_ZH_QUARTER_NO_RE = re.compile(r"第\s*([1-4])\s*季")
+_ZH_YEAR_RE = re.compile(r"(?:19|20)\d\d\s*(?:會計)?年度?")
 # Basel capital tiers: the banking regulation writes 第一類資本／第二類資本 in Chinese numerals
 _EN_TIER_RE = re.compile(r"\btier\s*([123])(?!\d)", re.IGNORECASE | re.ASCII)
 _ZH_TIER = {"1": "第一類", "2": "第二類", "3": "第三類"}
@@ -629,6 +643,34 @@ def _restated(en: str, zh: str, matches: list[re.Match[str]], need: Counter[str]
         zh_quarters[key] -= 1
         need[_norm_numeral(yy)] -= 1
         have[str(key[0])] -= 1
+    # calendar period ends: "quarter ended december 31" → 「第 4 季」, "year ended december 31 , 2015" → 「2015 年度」
+    zh_quarter_nos = Counter(int(q.group(1)) for q in _ZH_QUARTER_NO_RE.finditer(zh_norm))
+    zh_years = len(_ZH_YEAR_RE.findall(zh_norm))
+    for p in _EN_PERIOD_END_RE.finditer(en):
+        period, month, day, glued = p.group(1).lower(), p.group(2).lower()[:3], p.group(3), p.group(4)
+        key = _norm_numeral(day + (glued or ""))
+        if need[key] <= have[key] or (glued and have[glued] <= 0):
+            continue
+        if period.startswith("quarter"):
+            number = _QUARTER_END.get((month, day))
+            if number is None or zh_quarter_nos[number] <= 0:
+                continue
+            zh_quarter_nos[number] -= 1
+        elif (month, day) != ("dec", "31") or zh_years <= 0:
+            continue
+        else:
+            zh_years -= 1
+        need[key] -= 1
+    for p in _EN_QUARTER_END_US_RE.finditer(en):  # "quarter ended 12/31/10" → 「2010 年第 4 季」
+        month_day, yy = p.group(1).lstrip("0"), p.group(2)
+        full = str(int(yy) + (2000 if int(yy) < 50 else 1900)) if len(yy) == 2 else yy
+        number = _US_QUARTER_END[month_day]
+        month, day = month_day.split("/")
+        if zh_quarter_nos[number] <= 0 or have[full] <= 0 or all(need[k] <= have[k] for k in (month, day, _norm_numeral(yy))):
+            continue
+        zh_quarter_nos[number] -= 1
+        for k in (month, day, _norm_numeral(yy)):
+            need[k] -= 1
     # capital tiers
     for t in _EN_TIER_RE.finditer(en):
         word = _ZH_TIER[t.group(1)]
@@ -812,19 +854,27 @@ _DIGIT_GROUP_RE = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 def displayed_as(en_cell: str, zh_cell: str) -> bool:
     """Does `zh_cell` print what `en_cell` says, as a Taiwan table prints it (a built record's table)?
     Identical; or with thousands separators, FinQA's duplicated rendering written once (「-34 ( 34 )」 →
-    「-34」, 「6.5% ( 6.5 % )」 → 「6.5%」, 「( 41 ) % ( % )」 → 「-41%」), a dash code (2014, 2013, 2212) as 「—」.
+    「-34」, 「6.5% ( 6.5 % )」 → 「6.5%」, 「( 41 ) % ( % )」 → 「-41%」), a dash code (2014, 2013, 2212) as 「—」,
+    footnote marks full-width (`evidence_zh.footnote_marks`: 「18322320 ( 1 )」 → 「18,322,320（註 1）」), a note
+    column's 「-10 ( 10 )」 as 「（註 10）」.
 
     >>> displayed_as("$ -30584 ( 30584 )", "$ -30,584"), displayed_as("2014", "—"), displayed_as("1234", "1,243")
+    (True, True, False)
+    >>> displayed_as("18322320 ( 1 )", "18,322,320（註 1）"), displayed_as("-10 ( 10 )", "（註 10）"), displayed_as("-10 ( 10 )", "（註 1）")
     (True, True, False)
     """
     if en_cell == zh_cell:
         return True
     if zh_cell.strip() == "—":
         return _DASH_CODE_CELL_RE.fullmatch(en_cell.strip()) is not None
+    note = re.fullmatch(r"（註 (\d{1,2})）", zh_cell.strip())
+    if note:  # a note column's reference, which FinQA printed as a negative (「-10 ( 10 )」 for the page's (10))
+        m = re.fullmatch(r"-(\d{1,2}) \( \1 \)|\(\s*(\d{1,2})\s*\)", en_cell.strip())
+        return m is not None and (m.group(1) or m.group(2)) == note.group(1)
     en = re.sub(r"(-?\d[\d,]*(?:\.\d+)?(?:%/-?\d[\d,]*(?:\.\d+)?)*)\s*%\s*\(\s*-?\1\s*%\s*\)", r"\1%",
                 en_cell.strip())
     en = re.sub(r"\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)\s*%(?:\s*\(\s*%\s*\))?", r"-\1%", en)
-    en = re.sub(r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)", r"-\1", en)
+    en = footnote_marks(re.sub(r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)", r"-\1", en), figures=True)
     return en == _DIGIT_GROUP_RE.sub("", zh_cell.strip())
 
 
