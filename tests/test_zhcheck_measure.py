@@ -281,3 +281,19 @@ def test_footnote_mark_columns_are_counted_only_when_numbered_in_sequence():
     assert footnote_marks_as_negatives(rec(["-2", "-3", "-4"])) == 1
     assert footnote_marks_as_negatives(rec(["（註 2）", "（註 3）", "（註 4）"])) == 0
     assert footnote_marks_as_negatives(rec(["-2", "-7", "-3"])) == 0
+
+
+def test_corner_header_count_finds_sentences_that_open_with_it():
+    from tw_fin_eval.zhcheck.patterns import corner_opens_evidence, header_prefix_dropped
+
+    def rec(corner: str, sentence: str) -> dict:
+        return {"context": {"table": [[corner, "2008"], ["第二類資本總額", "48616"]], "evidence": [sentence]},
+                "original_en": {"evidence": [{"key": "table_1"}]}}
+
+    assert corner_opens_evidence(rec("12 月 31 日（百萬美元）", "12 月 31 日，第二類資本總額：2008 年為 48,616（單位：百萬美元）。")) == 1
+    assert corner_opens_evidence(rec("幣別", "幣別「歐元」：2008 年為 35。")) == 1
+    assert corner_opens_evidence(rec("12 月 31 日（百萬美元）", "第二類資本總額：2008 年 12 月 31 日為 48,616（單位：百萬美元）。")) == 0
+    assert corner_opens_evidence(rec("幣別", "歐元：2008 年為 35。")) == 0
+    # the unit of the corner is still required; its category words are not
+    assert header_prefix_dropped(rec("幣別（百萬美元）", "歐元：2008 年為 35。")) == 1
+    assert header_prefix_dropped(rec("幣別（百萬美元）", "歐元：2008 年為 35（單位：百萬美元）。")) == 0

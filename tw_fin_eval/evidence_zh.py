@@ -18,7 +18,7 @@ the row's cells is kept.
 >>> render_row([["", "金額（百萬）"], ["2014 年淨營收", "$ 5735"]], 1)
 '2014 年淨營收為 $ 5,735（單位：百萬）。'
 >>> render_row([["計畫類別", "剩餘數量（不含 ( a ) 欄）"], ["合計", "5156223"]], 1)
-'計畫類別「合計」：剩餘數量（不含 a 欄）為 5,156,223。'
+'合計：剩餘數量（不含 a 欄）為 5,156,223。'
 """
 
 from __future__ import annotations
@@ -43,7 +43,11 @@ _US_DATE = r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:(?:19|20)?\d\d)"  # 
 _US_DATE_RE = re.compile(r"(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/((?:19|20)?\d\d)")
 _US_MONTH_RE = re.compile(r"(0?[1-9]|1[0-2])/(\d\d)")  # 12/16 in a header row of year-ends
 # a label column header that only says "these are periods": dropped before a year label
-_GENERIC_TIME_LEADS = frozenset({"年度", "年", "期間", "日期", "會計年度", "年份"})
+_GENERIC_TIME_LEADS = frozenset({"年度", "年", "期間", "日期", "會計年度", "年份", "季度", "季別", "月份"})
+# a label column header that says which date or period the rows are (「季度截止日」, 「支付日期」, 「衡量時點」)
+_DATE_KIND_LEAD_RE = re.compile(r"[^\d\s（）()]*(?:日|日期|時點|季度)(?:（註 ?\d+）)?")
+# a time lead without a year that the year columns take in: 「12 月 31 日」, 「截至 9 月 30 日止年度」
+_FOLDABLE_TIME_RE = re.compile(r"(?:截至 )?(\d{1,2} 月(?: \d{1,2} 日)?)(止(?:會計)?年度)?")
 # the lead of the label column that is about time: 「截至 12 月 31 日止年度」, 「年度」, 「期間」
 _TIME_LEAD_RE = re.compile(r"[年月日]|期間|截至|季")
 # 「27% ( 27 % )」, 「71%/79% ( 71%/79 % )」: FinQA's second rendering of a percent
@@ -746,6 +750,7 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
             year_last = split is not None and not name.startswith(split[0][:4])
             name = _value(f"{split[0]}{split[1]}") if year_last else _date_label(name)
         columns.append((name, unit or corner_unit))
+    lead, label, columns = _fold_lead(lead, label, columns, date_column)
     label, columns = _factor_common_name(label, columns)
     if _time_like(label) and not lead and len(cells) == 2 and not any(name for name, _ in columns):
         # one amount under no column name (「金額」, a unit only, no header at all): a time is no subject
@@ -760,8 +765,8 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
         own = _unit_suffix(unit) if unit and not shared_unit else ""
         parts.append((name, value + own))
     named = [p for p in parts if p[0]]
-    if len(parts) == 1 and parts[0][0] and label and (_is_time(parts[0][0]) or _is_time(label)):
-        first, second = (parts[0][0], label) if _is_time(parts[0][0]) else (label, parts[0][0])
+    if len(parts) == 1 and parts[0][0] and label and (_time_like(parts[0][0]) or _is_time(label)):
+        first, second = (parts[0][0], label) if _time_like(parts[0][0]) else (label, parts[0][0])
         body = _is_word(first + second, parts[0][1])   # 「2015 年淨營收為 $ 5829」
     elif not named or len(named) == len(parts) > 1 and len({n for n, _ in parts}) == 1:
         # no column names, or one name over every column (「年限 3 | 年限 - | 年限 40」): said once
@@ -781,6 +786,35 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
         else:
             body = f"{lead}，{body}" if _TIME_LEAD_RE.search(lead) or not label else f"{lead}「{label}」" + body[len(label):]
     return _flatten(body + (_unit_suffix(shared_unit) if shared_unit else "")) + "。"
+
+
+def _fold_lead(lead: str, label: str, columns: list[tuple[str, str]],
+               date_column: bool) -> tuple[str, str, list[tuple[str, str]]]:
+    """The corner header put where a Taiwan analyst puts it, not before every row (r31a class A): a date over
+    year columns joins each year (「12 月 31 日」 over 2008 → 「2008 年 12 月 31 日」, 「截至 12 月 31 日止年度」 →
+    「2008 年度」); a date over a year label joins the label (「衡量時點 12 月 31 日」, 2014 → 「2014 年 12 月 31
+    日」); a header naming only what kind of date the labels are (「季度截止日」, 「支付日期」) or a category
+    (「幣別」, 「地點」, 「計畫類別」) over labels that say it is dropped — 「歐元：2012 年為 27.1…」. A header
+    phrase (「提供（使用）之現金」 over 「營業活動」) completes its label and stays. Returns (lead, label, columns)."""
+    if not lead or date_column:
+        return lead, label, columns
+    date = _FOLDABLE_TIME_RE.fullmatch(re.sub(r"^[^\d截]*?\s*(?=截至|\d)", "", lead))
+    years = [name for name, _ in columns if name]
+    if date and years and all(re.fullmatch(r"(?:19|20)\d\d 年", n) for n in years) and not _is_time(label):
+        def join(name: str) -> str:
+            if not name:
+                return name
+            if date.group(2):  # a fiscal year: 「截至 2008 年 12 月 31 日止年度」 → 「2008 年度」
+                return _column_name(f"截至 {name} {date.group(1)}{date.group(2)}")
+            return f"{name} {date.group(1)}"
+        return "", label, [(join(name), unit) for name, unit in columns]
+    if date and re.fullmatch(r"(?:19|20)\d\d 年", label) and not date.group(2) and not lead.startswith(date.group(0)):
+        # 「衡量時點 12 月 31 日」 dates a year label; a bare 「12 月 31 日」 over years may head a flow (各年到期金額)
+        return "", f"{label} {date.group(1)}", columns
+    if _time_like(label) or re.fullmatch(r"\d+ 月(?: \d+ 日)?", label):
+        return ("" if _DATE_KIND_LEAD_RE.fullmatch(lead) else lead), label, columns
+    category = not _TIME_LEAD_RE.search(lead) and not re.search(r"[之的（）()]", lead)
+    return ("" if category and _words(label) >= 2 else lead), label, columns
 
 
 def _flatten(text: str) -> str:

@@ -184,17 +184,15 @@ def record_fields(rec: dict) -> Iterator[tuple[str, str]]:
 
 
 def header_prefix_dropped(rec: dict) -> int:
-    """Rendered table evidence whose table has a top-left header (the English template's prefix, often
-    the unit: "( in millions )") that the rendering does not carry."""
-    from tw_fin_eval.evidence_zh import _GENERIC_TIME_LEADS, header_is_data, merged_header
+    """Rendered table evidence whose table states its unit in the top-left header (the English template's
+    prefix: "( in millions )") that the rendering does not carry. The corner's other words are put where a
+    Taiwan analyst puts them or dropped (`evidence_zh._fold_lead`; counted by `corner_opens_evidence`)."""
+    from tw_fin_eval.evidence_zh import _corner, header_is_data, merged_header
 
     table = (rec.get("context") or {}).get("table") or []
     if not table or not table[0] or header_is_data(table[0]) or merged_header(table):
         return 0  # no header, or one FinQA merged with the first data row (its corner is that row's label)
-    # the corner's words must all be there: 「12 月 31 日（百萬美元）」 → 12 月 31 日, 百萬美元
-    # (a lead that only says "periods" — 年度, 日期 — is rightly dropped before a year label)
-    skip = {"單位", "金額單位"} | _GENERIC_TIME_LEADS
-    words = [w for w in re.split(r"[（）()，,：:\s]+", table[0][0]) if w and w not in skip]
+    words = [w for w in re.split(r"[（）()，,：:\s]+", _corner(table[0][0])[1]) if w and w not in {"單位", "金額單位"}]
     if not words:
         return 0
     return sum(1 for kind, text in record_fields(rec)
@@ -404,7 +402,24 @@ def footnote_marks_as_negatives(rec: dict) -> int:
     return count
 
 
-RECORD_COUNTS.update({"note column printed as numbers (table)": note_column_as_number,
+def corner_opens_evidence(rec: dict) -> int:
+    """r31a class A: rendered table evidence that opens with the table's corner header — 「12 月 31 日，第二類資本
+    總額：…」, 「季度，第一季：…」, 「幣別「歐元」：…」 — where a Taiwan analyst starts with the row label."""
+    from tw_fin_eval.evidence_zh import _corner, _date_label, header_is_data, merged_header
+
+    table = (rec.get("context") or {}).get("table") or []
+    if not table or not table[0] or header_is_data(table[0]) or merged_header(table):
+        return 0
+    lead = _corner(table[0][0])[0]
+    lead = _date_label(lead) if lead else ""
+    if not lead:
+        return 0
+    return sum(1 for kind, text in record_fields(rec)
+               if kind == EVIDENCE_TABLE and (text.startswith(lead + "，") or text.startswith(lead + "「")))
+
+
+RECORD_COUNTS.update({"corner header opens the sentence (table evidence)": corner_opens_evidence,
+"note column printed as numbers (table)": note_column_as_number,
                       "footnote marks printed as negatives (table)": footnote_marks_as_negatives,
                       "N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
                       "N 百萬 (prose, no gold needs it)": millions_not_kept_for_gold,
