@@ -428,3 +428,23 @@ def test_the_data_checker_accepts_printed_marks_and_rejects_a_changed_note():
     assert displayed_as("( 3 )", "（註 3）")
     assert not displayed_as("-10 ( 10 )", "（註 1）") and not displayed_as("18322320 ( 1 )", "18,322,320（註 2）")
     assert not displayed_as("-10 ( 10 )", "-10（註 10）") and not displayed_as("1,234", "1,234（註 1）")
+
+
+def test_change_column_debris_in_the_header_is_named_where_it_is_unambiguous():
+    """r31a class D: 「截至 12 月 31 日止年度變動 $ | % (  % )」 heads 「變動金額 | 變動 %」 in the record's table;
+    the evidence still says 變動金額 / 變動百分比 and a change between years 增加 / 減少; a lone 「% (  % )」 after
+    a column that is no change says too little and stays."""
+    from tw_fin_eval.evidence_zh import display_table
+
+    table = [["（百萬美元）", "截至 2017 年 12 月 31 日止年度", "截至 2016 年 12 月 31 日止年度", "截至 12 月 31 日止年度變動 $",
+              "% (  % )"], ["營業利益", "11503", "10815", "688", "6.4% ( 6.4 % )"]]
+    shown = display_table(table)
+    assert shown[0][3:] == ["變動金額", "變動 %"] and display_table(shown) == shown
+    assert render_row(table, 1) == render_row(shown, 1) == \
+        "營業利益：2017 年度為 11,503、2016 年度為 10,815、變動金額為 688、變動百分比為 6.4%（單位：百萬美元）。"
+    years = [["", "2009", "2008", "% (  % ) 變動 2009 年對 2008 年"], ["銷貨", "100", "90", "11% ( 11 % )"]]
+    assert display_table(years)[0][3] == "2009 年較 2008 年變動 %"
+    assert render_row(display_table(years), 1).endswith("2009 年較 2008 年增加 11%。")
+    assert display_table([["", "公允價值占帳面價值之 % (  % )"], ["甲", "120%"]])[0][1] == "公允價值占帳面價值之百分比"
+    assert display_table([["", "2009", "% (  % )"], ["甲", "5", "6%"]])[0][2] == "% (  % )"  # not after a change
+    assert display_table([["", "2009", "$"], ["甲", "5", "6"]])[0][2] == "$"  # a bare $ is no change column

@@ -175,7 +175,7 @@ _PCT_DEBRIS_RE = re.compile(r"%\s*\(\s*%\s*\)")
 def _column_name(name: str) -> str:
     """「截至 2012 年 12 月 31 日止年度」 → 「2012 年度」; 「% ( % ) 變動 2009 年對 2008 年」 → 「2009 年較
     2008 年變動」; 「截至 12 月 31 日止年度變動 $」 → 「變動金額」, 「% ( % )」 → 「變動百分比」."""
-    text = name.strip()
+    text = re.sub(r"變動 %$", "變動百分比", name.strip())  # the record's header (`_header_cell`) said in prose
     percent = bool(_PCT_DEBRIS_RE.search(text))
     text = _PCT_DEBRIS_RE.sub(" ", text)
     text = _CHANGE_BETWEEN_RE.sub(r"\1 年較 \2 年變動", text)
@@ -192,6 +192,30 @@ def _column_name(name: str) -> str:
     if text in ("", "變動") and (percent or dollar):
         return ("變動百分比" if text else "百分比") if percent else "變動金額"
     return text
+
+
+_DOLLAR_CHANGE_RE = re.compile(r"(?:^|\s)\$(?:\s|$)")
+
+
+def _header_cell(cell: str, previous: str) -> str:
+    """A change column's header as a Taiwan table heads it, where FinQA's debris leaves no doubt (r31a class D):
+    「截至 12 月 31 日止年度變動 $」 → 「變動金額」, 「% (  % )」 after a change column → 「變動 %」, 「% (  % ) 變動
+    2009 年對 2008 年」 → 「2009 年較 2008 年變動 %」, 「…帳面價值之 % (  % )」 → 「…帳面價值之百分比」. A lone
+    「% (  % )」 after anything else says too little to name: left as it is. `previous`: the header cell to
+    the left, as printed."""
+    percent = bool(_PCT_DEBRIS_RE.search(cell))
+    if not percent and not ("變動" in cell and _DOLLAR_CHANGE_RE.search(cell)):
+        return cell
+    name = _column_name(cell)
+    if name == "變動金額" or name == "變動百分比":
+        return "變動 %" if percent else name
+    if name == "百分比":
+        return "變動 %" if "變動" in previous else cell
+    if percent and name.endswith("變動"):
+        return f"{name} %"
+    if percent and name.endswith(("之", "的")):
+        return f"{name}百分比"
+    return cell
 
 
 def _change_item(name: str, value: str) -> str | None:
@@ -680,6 +704,9 @@ def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
 
     notes = {c for c in range(1, max(len(r) for r in table)) if _note_column(table, c, first)}
     out = [[footnote_marks(_dedupe(c), figures=True) for c in row] for row in table[:first]]
+    for row in out:  # the header's change columns named (a cell to the right reads the one to its left as printed)
+        for k in range(lead, len(row)):
+            row[k] = _header_cell(row[k], row[k - 1] if k else "")
     out += [[footnote_marks(_dedupe(c), figures=True) if k < lead else _note(c) if k in notes else
              footnote_marks(_value(c, kept(r, k)), figures=True)
              if c.strip() else c for k, c in enumerate(row)]

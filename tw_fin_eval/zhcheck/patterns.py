@@ -418,7 +418,16 @@ def corner_opens_evidence(rec: dict) -> int:
                if kind == EVIDENCE_TABLE and (text.startswith(lead + "，") or text.startswith(lead + "「")))
 
 
+def change_header_debris(rec: dict) -> int:
+    """r31a class D: header cells of the record's table that print FinQA's change-column debris as it is —
+    「% (  % )」, 「截至 12 月 31 日止年度變動 $」 — where a Taiwan table heads 「變動金額 | 變動 %」."""
+    table = (rec.get("context") or {}).get("table") or []
+    return sum(1 for cell in (table[0] if table else [])[1:]
+               if re.search(r"%\s*\(\s*%\s*\)|變動\s*\$(?:\s|$)|(?:^|\s)\$\s*變動", cell))
+
+
 RECORD_COUNTS.update({"corner header opens the sentence (table evidence)": corner_opens_evidence,
+                      "change-column debris in the header (table)": change_header_debris,
 "note column printed as numbers (table)": note_column_as_number,
                       "footnote marks printed as negatives (table)": footnote_marks_as_negatives,
                       "N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
