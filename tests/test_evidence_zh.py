@@ -448,3 +448,22 @@ def test_change_column_debris_in_the_header_is_named_where_it_is_unambiguous():
     assert display_table([["", "公允價值占帳面價值之 % (  % )"], ["甲", "120%"]])[0][1] == "公允價值占帳面價值之百分比"
     assert display_table([["", "2009", "% (  % )"], ["甲", "5", "6%"]])[0][2] == "% (  % )"  # not after a change
     assert display_table([["", "2009", "$"], ["甲", "5", "6"]])[0][2] == "$"  # a bare $ is no change column
+
+
+def test_a_footnote_number_glued_to_an_english_label_prints_as_a_note():
+    """r31a class C: 「securities borrowed2」 translated 「借入證券 2」 or 「總資產1」 prints 「借入證券（註 2）」 (f31's
+    style); 「tier 1」 is a name, 「CET1」 keeps its Latin, a data cell and a label whose English has no glued
+    number are left alone; and an amount after a mark reads 「（註 1）為 $ 150」."""
+    from tw_fin_eval.evidence_zh import glued_notes
+
+    en = [["in millions", "as of december 2015", "total assets1"],
+          ["securities borrowed2", "172099", "5"], ["tier 1", "3", "4"], ["basel iii cet1", "1", "2"], ["level 2", "2", "1"]]
+    zh = [["（百萬美元）", "截至 2015 年 12 月", "總資產1"],
+          ["借入證券 2", "172099", "5"], ["第一類資本 1", "3", "4"], ["Basel III CET1", "1", "2"], ["第二級 2", "2", "1"]]
+    fixed = glued_notes(zh, en)
+    assert fixed[0][2] == "總資產（註 1）" and fixed[1][0] == "借入證券（註 2）"
+    assert fixed[2][0] == "第一類資本 1" and fixed[3][0] == "Basel III CET1" and fixed[4][0] == "第二級 2"
+    assert fixed[1][1:] == zh[1][1:] and glued_notes(fixed, en) == fixed and glued_notes(zh, None) == zh
+    assert render_row(fixed, 1).startswith("借入證券（註 2）：")
+    table = [["（十億美元）", "2008 年 12 月 31 日", "2007 年 12 月 31 日 ( 1 )"], ["擔保品池", "$ 85", "$ 150"]]
+    assert render_row(table, 1) == "擔保品池：2008 年 12 月 31 日為 $ 85、2007 年 12 月 31 日（註 1）為 $ 150（單位：十億美元）。"

@@ -297,3 +297,14 @@ def test_corner_header_count_finds_sentences_that_open_with_it():
     # the unit of the corner is still required; its category words are not
     assert header_prefix_dropped(rec("幣別（百萬美元）", "歐元：2008 年為 35。")) == 1
     assert header_prefix_dropped(rec("幣別（百萬美元）", "歐元：2008 年為 35（單位：百萬美元）。")) == 0
+
+
+def test_bare_note_number_count_reads_the_english_label():
+    from tw_fin_eval.zhcheck.patterns import bare_note_numbers
+
+    def rec(en: str, zh: str) -> dict:
+        return {"context": {"table": [["", "2015"], [zh, "1"]]}, "original_en": {"table": [["", "2015"], [en, "1"]]}}
+
+    assert bare_note_numbers(rec("securities borrowed2", "借入證券 2")) == 1
+    assert bare_note_numbers(rec("securities borrowed2", "借入證券（註 2）")) == 0
+    assert bare_note_numbers(rec("tier 1", "第一類 1")) == 0

@@ -129,9 +129,12 @@ def _is_word(name: str, value: str) -> str:
 
 def _needs_is(name: str, value: str) -> bool:
     """Would 「名稱 值」 run name and value together? A bare number after a date or a bracket (「12 月 6」,
-    「( 3 ) 79」), a dash (「2011 年 —」): then the entry says 「為」."""
+    「( 3 ) 79」), a dash (「2011 年 —」), an amount after a footnote mark (「（註 1） $ 150」): then the entry
+    says 「為」."""
     if value in _PLACEHOLDERS or value.startswith("—"):
         return True
+    if re.search(r"（(?:註 ?)?[\da-z]{1,2}）$", name) and value.startswith("$"):
+        return True  # 「2007 年 12 月 31 日（註 1）為 $ 150」, not 「（註 1） $ 150」
     return bool(re.search(r"[\dA-Za-z)\]）%年月日度季]$", name) and re.match(r"[-\d.+]", value)
                 and not value.endswith("%"))
 
@@ -622,6 +625,28 @@ def footnote_marks(text: str, figures: bool = False) -> str:
     if figures:
         text = _FIGURE_NOTE_RE.sub(lambda m: f"（註 {m.group(1)}）", text)
     return text
+
+
+# a label or header FinQA glued its footnote number to (「securities borrowed2」, 「total1」)
+_EN_GLUED_NOTE_RE = re.compile(r".*[a-z)](\d{1,2})")
+_ZH_TRAILING_NOTE_RE = re.compile(r"(.*[^\W\d_A-Za-z）)])\s*(\d{1,2})")
+
+
+def glued_notes(zh_table: list[list[str]], en_table: list[list[str]] | None) -> list[list[str]]:
+    """`zh_table` with the footnote numbers the English glued to a label or header word (「securities
+    borrowed2」) and the translation left bare after the words (「借入證券 2」, 「總資產1」) written 「（註 2）」 —
+    r31a class C, in f31's style. Only where the English cell ends in a word glued to that same number (「tier
+    1」, 「level 2」 are names; 「CET1」 keeps its Latin); data cells are never touched. Idempotent."""
+    out = [list(row) for row in zh_table]
+    for r, row in enumerate(out):
+        for c, cell in enumerate(row):
+            if r > 0 and c > 0 or not en_table or r >= len(en_table) or c >= len(en_table[r]):
+                continue
+            en = _EN_GLUED_NOTE_RE.fullmatch(en_table[r][c].strip())
+            zh = _ZH_TRAILING_NOTE_RE.fullmatch(cell.strip())
+            if en and zh and en.group(1) == zh.group(2):
+                row[c] = f"{zh.group(1).rstrip()}（註 {zh.group(2)}）"
+    return out
 
 
 def strip_marks(text: str) -> str:

@@ -104,10 +104,12 @@ def join_fragments(parts: list[str]) -> str:
 def zh_table(item: SourceItem, ov: Overlay) -> list[list[str]]:
     """The record's table: the overlay's table as a Taiwan table prints it (`evidence_zh.display_table`;
     a dash code a gold program computes with stays a number in the gold's evidence rows; the page's sentences
-    may state a total that tells a dash code from a number)."""
+    may state a total that tells a dash code from a number; a footnote number the English glued to a label —
+    「securities borrowed2」 — prints 「（註 2）」, `evidence_zh.glued_notes`)."""
     rows = frozenset(e.row for e in item.evidence if e.is_table)
     stated = frozenset(abs(v) for sentence in item.fields.get("page_text") or [] for v in numbers_in(sentence))
-    return evidence_zh.display_table(ov.data.get("table") or [], gold_operands(item), rows, stated)
+    table = evidence_zh.glued_notes(ov.data.get("table") or [], item.table)
+    return evidence_zh.display_table(table, gold_operands(item), rows, stated)
 
 
 def zh_evidence(item: SourceItem, ov: Overlay) -> list[str]:

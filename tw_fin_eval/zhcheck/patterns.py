@@ -426,7 +426,20 @@ def change_header_debris(rec: dict) -> int:
                if re.search(r"%\s*\(\s*%\s*\)|變動\s*\$(?:\s|$)|(?:^|\s)\$\s*變動", cell))
 
 
+def bare_note_numbers(rec: dict) -> int:
+    """r31a class C: label and header cells of the record's table that end in a bare footnote number
+    (「借入證券 2」, 「總資產1」) where the English glued it to a word (「securities borrowed2」) — a Taiwan table
+    writes 「（註 2）」."""
+    from tw_fin_eval.evidence_zh import glued_notes
+
+    zh = (rec.get("context") or {}).get("table") or []
+    en = (rec.get("original_en") or {}).get("table") or []
+    fixed = glued_notes(zh, en)
+    return sum(1 for a, b in zip(zh, fixed) for x, y in zip(a, b) if x != y)
+
+
 RECORD_COUNTS.update({"corner header opens the sentence (table evidence)": corner_opens_evidence,
+                      "bare footnote number after a label (table)": bare_note_numbers,
                       "change-column debris in the header (table)": change_header_debris,
 "note column printed as numbers (table)": note_column_as_number,
                       "footnote marks printed as negatives (table)": footnote_marks_as_negatives,
