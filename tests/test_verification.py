@@ -153,6 +153,22 @@ def test_bad_verdict_lines_are_rejected_with_file_line_and_id(tmp_path, finqa_it
     assert f"{path}:2" in str(err.value)
 
 
+# finqa_tw-test-0001 asks a "net change" (not worded as a percent); a fix to a fraction may carry a percent display
+FIX1_PCT = {"id": "finqa_tw-test-0001", "turn": None, "status": "fixed", "reason": "percent_vs_amount",
+            "note": "x", "reader": "t", "program": "divide(47, 50)", "answer_value": 0.94}
+
+
+@pytest.mark.parametrize("answer, ok", [("94%", True), ("0.94", True), ("94", False), ("9.4%", False)])
+def test_a_percent_display_states_a_fraction_gold_on_a_question_not_worded_as_percent(
+        tmp_path, finqa_items, answer, ok):
+    write(tmp_path, "finqa", "a.jsonl", [{**FIX1_PCT, "answer": answer}])
+    if ok:
+        assert load_verdicts("finqa", finqa_items, tmp_path)[("finqa_tw-test-0001", None)].answer_value == 0.94
+    else:
+        with pytest.raises(InputError, match="does not state"):
+            load_verdicts("finqa", finqa_items, tmp_path)
+
+
 def test_duplicates_unknown_turns_and_misplaced_lines(tmp_path, finqa_items, conv_items):
     write(tmp_path, "finqa", "0001-0005.jsonl", [OK1])
     dup = write(tmp_path, "finqa", "extra.jsonl", [FIX6, OK1])

@@ -236,6 +236,18 @@ def test_page_furniture_and_quarter_rows_count_what_the_review_saw():
     assert {head.kinds, caption.kinds} == {frozenset({"evidence_text"})}
 
 
+def test_half_width_footnote_mark_row_counts_marks_not_names_or_negatives():
+    """r31b C1 measure row: 「購買義務 ( a )」, 「( 1 )」 after a word or a figure count; the printed 「（a）」,
+    「（註 1）」, a negative 「( 14 )」, 「$ ( 26 )」 and the plan name 「401 ( k )」 do not."""
+    from tw_fin_eval.zhcheck.patterns import PATTERNS
+
+    count = next(p for p in PATTERNS if p.name == "half-width footnote mark ( a ) / ( 1 )").count
+    assert count("購買義務 ( a )") == 1 and count("買回股份總數 ( 1 ) ( 2 )") == 2 and count("18322320 ( 1 )") == 1
+    assert count("Visa Inc. ( 1 )") == 1 and count("（重編後）( 1 )") == 1
+    assert count("購買義務（a）") == 0 and count("買回股份總數（註 1）") == 0
+    assert count("( 14 )") == 0 and count("$ ( 26 )") == 0 and count("401 ( k ) 相對提撥") == 0
+
+
 def test_question_word_order_rows_count_the_calques_only():
     """Issue 30 round 4: 「相較（於）」, 「相對於」, a pre-posed 「對於／關於」 and 「截至…止年度」 are counted in questions
     (not in evidence, where the filing's period stays), a quarter ended in any field; the rewritten forms are not."""
@@ -269,3 +281,30 @@ def test_footnote_mark_columns_are_counted_only_when_numbered_in_sequence():
     assert footnote_marks_as_negatives(rec(["-2", "-3", "-4"])) == 1
     assert footnote_marks_as_negatives(rec(["（註 2）", "（註 3）", "（註 4）"])) == 0
     assert footnote_marks_as_negatives(rec(["-2", "-7", "-3"])) == 0
+
+
+def test_corner_header_count_finds_sentences_that_open_with_it():
+    from tw_fin_eval.zhcheck.patterns import corner_opens_evidence, header_prefix_dropped
+
+    def rec(corner: str, sentence: str) -> dict:
+        return {"context": {"table": [[corner, "2008"], ["第二類資本總額", "48616"]], "evidence": [sentence]},
+                "original_en": {"evidence": [{"key": "table_1"}]}}
+
+    assert corner_opens_evidence(rec("12 月 31 日（百萬美元）", "12 月 31 日，第二類資本總額：2008 年為 48,616（單位：百萬美元）。")) == 1
+    assert corner_opens_evidence(rec("幣別", "幣別「歐元」：2008 年為 35。")) == 1
+    assert corner_opens_evidence(rec("12 月 31 日（百萬美元）", "第二類資本總額：2008 年 12 月 31 日為 48,616（單位：百萬美元）。")) == 0
+    assert corner_opens_evidence(rec("幣別", "歐元：2008 年為 35。")) == 0
+    # the unit of the corner is still required; its category words are not
+    assert header_prefix_dropped(rec("幣別（百萬美元）", "歐元：2008 年為 35。")) == 1
+    assert header_prefix_dropped(rec("幣別（百萬美元）", "歐元：2008 年為 35（單位：百萬美元）。")) == 0
+
+
+def test_bare_note_number_count_reads_the_english_label():
+    from tw_fin_eval.zhcheck.patterns import bare_note_numbers
+
+    def rec(en: str, zh: str) -> dict:
+        return {"context": {"table": [["", "2015"], [zh, "1"]]}, "original_en": {"table": [["", "2015"], [en, "1"]]}}
+
+    assert bare_note_numbers(rec("securities borrowed2", "借入證券 2")) == 1
+    assert bare_note_numbers(rec("securities borrowed2", "借入證券（註 2）")) == 0
+    assert bare_note_numbers(rec("tier 1", "第一類 1")) == 0

@@ -18,13 +18,19 @@ the row's cells is kept.
 >>> render_row([["", "金額（百萬）"], ["2014 年淨營收", "$ 5735"]], 1)
 '2014 年淨營收為 $ 5,735（單位：百萬）。'
 >>> render_row([["計畫類別", "剩餘數量（不含 ( a ) 欄）"], ["合計", "5156223"]], 1)
-'計畫類別「合計」：剩餘數量（不含 a 欄）為 5,156,223。'
+'合計：剩餘數量（不含 a 欄）為 5,156,223。'
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from tw_fin_eval import dash_codes
+from tw_fin_eval.dash_codes import DASH_CODE_RE as _DASH_CODE_RE
+from tw_fin_eval.dash_codes import DASH_CODES as _DASH_CODES
+
+_ALL_CODES = frozenset(float(code) for code in _DASH_CODES.split("|"))
 
 # words that make a bracket or a header cell a unit statement: （百萬美元）, （單位：千）, （每日千桶）
 _UNIT_WORD_RE = re.compile(r"百萬|千|十億|億|萬|單位|美元|元|桶|平方英尺|英畝|噸|兆瓦|MW|百分比")
@@ -35,11 +41,13 @@ _GENERIC_COLUMNS = frozenset({"", "金額", "數額", "數值", "價值"})
 _YEAR_RE = re.compile(r"(?:19|20)\d\d")
 _US_DATE = r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:(?:19|20)?\d\d)"  # 12/31/2011, 12/31/11
 _US_DATE_RE = re.compile(r"(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/((?:19|20)?\d\d)")
-# FinQA's OCR codes of a dash where the page printed one: 2014 (—), 2013 (–), 2212 (−)
-_DASH_CODES = "2013|2014|2212"
 _US_MONTH_RE = re.compile(r"(0?[1-9]|1[0-2])/(\d\d)")  # 12/16 in a header row of year-ends
 # a label column header that only says "these are periods": dropped before a year label
-_GENERIC_TIME_LEADS = frozenset({"年度", "年", "期間", "日期", "會計年度", "年份"})
+_GENERIC_TIME_LEADS = frozenset({"年度", "年", "期間", "日期", "會計年度", "年份", "季度", "季別", "月份"})
+# a label column header that says which date or period the rows are (「季度截止日」, 「支付日期」, 「衡量時點」)
+_DATE_KIND_LEAD_RE = re.compile(r"[^\d\s（）()]*(?:日|日期|時點|季度)(?:（註 ?\d+）)?")
+# a time lead without a year that the year columns take in: 「12 月 31 日」, 「截至 9 月 30 日止年度」
+_FOLDABLE_TIME_RE = re.compile(r"(?:截至 )?(\d{1,2} 月(?: \d{1,2} 日)?)(止(?:會計)?年度)?")
 # the lead of the label column that is about time: 「截至 12 月 31 日止年度」, 「年度」, 「期間」
 _TIME_LEAD_RE = re.compile(r"[年月日]|期間|截至|季")
 # 「27% ( 27 % )」, 「71%/79% ( 71%/79 % )」: FinQA's second rendering of a percent
@@ -71,6 +79,8 @@ def _corner(text: str) -> tuple[str, str]:
 def _date_label(text: str) -> str:
     """A year label reads 「2015 年」; a US date 「12/31/2011」 reads 「2011 年 12 月 31 日」."""
     text = text.strip().rstrip(":：")
+    if (mark := re.search(r"(?:（(?:[a-z]|註 \d{1,2})）)+$", text)) and mark.start():
+        return _date_label(text[:mark.start()]) + mark.group(0)  # 「2016（註 1）」 → 「2016 年（註 1）」
     if _YEAR_RE.fullmatch(text):
         return f"{text} 年"
     if _US_DATE_RE.fullmatch(text):
@@ -119,9 +129,12 @@ def _is_word(name: str, value: str) -> str:
 
 def _needs_is(name: str, value: str) -> bool:
     """Would 「名稱 值」 run name and value together? A bare number after a date or a bracket (「12 月 6」,
-    「( 3 ) 79」), a dash (「2011 年 —」): then the entry says 「為」."""
+    「( 3 ) 79」), a dash (「2011 年 —」), an amount after a footnote mark (「（註 1） $ 150」): then the entry
+    says 「為」."""
     if value in _PLACEHOLDERS or value.startswith("—"):
         return True
+    if re.search(r"（(?:註 ?)?[\da-z]{1,2}）$", name) and value.startswith("$"):
+        return True  # 「2007 年 12 月 31 日（註 1）為 $ 150」, not 「（註 1） $ 150」
     return bool(re.search(r"[\dA-Za-z)\]）%年月日度季]$", name) and re.match(r"[-\d.+]", value)
                 and not value.endswith("%"))
 
@@ -165,7 +178,7 @@ _PCT_DEBRIS_RE = re.compile(r"%\s*\(\s*%\s*\)")
 def _column_name(name: str) -> str:
     """「截至 2012 年 12 月 31 日止年度」 → 「2012 年度」; 「% ( % ) 變動 2009 年對 2008 年」 → 「2009 年較
     2008 年變動」; 「截至 12 月 31 日止年度變動 $」 → 「變動金額」, 「% ( % )」 → 「變動百分比」."""
-    text = name.strip()
+    text = re.sub(r"變動 %$", "變動百分比", name.strip())  # the record's header (`_header_cell`) said in prose
     percent = bool(_PCT_DEBRIS_RE.search(text))
     text = _PCT_DEBRIS_RE.sub(" ", text)
     text = _CHANGE_BETWEEN_RE.sub(r"\1 年較 \2 年變動", text)
@@ -182,6 +195,30 @@ def _column_name(name: str) -> str:
     if text in ("", "變動") and (percent or dollar):
         return ("變動百分比" if text else "百分比") if percent else "變動金額"
     return text
+
+
+_DOLLAR_CHANGE_RE = re.compile(r"(?:^|\s)\$(?:\s|$)")
+
+
+def _header_cell(cell: str, previous: str) -> str:
+    """A change column's header as a Taiwan table heads it, where FinQA's debris leaves no doubt (r31a class D):
+    「截至 12 月 31 日止年度變動 $」 → 「變動金額」, 「% (  % )」 after a change column → 「變動 %」, 「% (  % ) 變動
+    2009 年對 2008 年」 → 「2009 年較 2008 年變動 %」, 「…帳面價值之 % (  % )」 → 「…帳面價值之百分比」. A lone
+    「% (  % )」 after anything else says too little to name: left as it is. `previous`: the header cell to
+    the left, as printed."""
+    percent = bool(_PCT_DEBRIS_RE.search(cell))
+    if not percent and not ("變動" in cell and _DOLLAR_CHANGE_RE.search(cell)):
+        return cell
+    name = _column_name(cell)
+    if name == "變動金額" or name == "變動百分比":
+        return "變動 %" if percent else name
+    if name == "百分比":
+        return "變動 %" if "變動" in previous else cell
+    if percent and name.endswith("變動"):
+        return f"{name} %"
+    if percent and name.endswith(("之", "的")):
+        return f"{name}百分比"
+    return cell
 
 
 def _change_item(name: str, value: str) -> str | None:
@@ -294,9 +331,6 @@ def _listing(parts: list[tuple[str, str]]) -> str:
     return outer.join(inner.join(x for x in run if x) for run in runs)
 
 
-_DASH_CODE_RE = re.compile(rf"\(?\s*\$?\s*\(?\s*({_DASH_CODES})\s*\)?\s*\)?")  # a cell holding only a dash
-
-
 # 「( 41 ) % ( % )」 = −41%, 「( 1.3 ) 個百分點」 = −1.3 個百分點
 _NEG_PCT_RE = re.compile(r"\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)\s*(%|個百分點|點)(?:\s*\(\s*%\s*\))?")
 
@@ -325,7 +359,7 @@ _PLACEHOLDERS = frozenset({"無", "不適用", "n/a", "na", "nm", "—", "-", "�
 def header_is_data(header: list[str]) -> bool:
     """FinQA tables without a header row use their first data row as one: 「$ 4066.4」 names no column
     (a cell of years only — 「2008 20142007」, OCR for 「2008—2007」 — is a header)."""
-    cells = [c.strip() for c in header[1:]]
+    cells = [strip_marks(c) for c in header[1:]]  # 「2013 ( 1 )」 is a year with its note, no datum
     if "—" in cells:
         return True  # `display_table` printed a dash code of a data cell (「$ 2014」) as 「—」
     return any(re.search(r"\d", c) and not re.search(r"[^\d\s$,.%()\-]", c) and not _YEARS_ONLY_RE.fullmatch(c)
@@ -364,8 +398,8 @@ def _render_name_value_row(cells: list[str], keep: frozenset[float]) -> str:
 
 
 def _footnote_row(cells: list[str]) -> bool:
-    return len(cells) > 1 and all(re.fullmatch(r"\s*(?:\(\s*[a-z]\s*\))?\s*", c) for c in cells) and \
-        any(c.strip() for c in cells)
+    """A header row of column letters only (「（a）」 | 「（b）」 …, raw 「( a )」 too)."""
+    return len(cells) > 1 and all(not strip_marks(c) for c in cells) and any(c.strip() for c in cells)
 
 
 def _section_header(table: list[list[str]], row: int) -> list[str]:
@@ -451,7 +485,7 @@ def _render_unlabelled(table: list[list[str]], row: int, keep: frozenset[float])
 def _valueish(cell: str) -> bool:
     """A data cell: a number (with FinQA's duplicate or a footnote letter: 「135696 ( a )」), a dash or a
     placeholder."""
-    cell = re.sub(r"\(\s*[a-z]\s*\)", "", cell).strip()
+    cell = strip_marks(cell)
     return _is_value(cell) or cell.lower() in _PLACEHOLDERS
 
 
@@ -559,6 +593,89 @@ def _time_like(label: str) -> bool:
 _YEAR_LABEL_RE = re.compile(r"年度|年份|日期|到期|年$")  # a row label whose value may be a year (「到期年度」)
 
 
+# footnote marks (glossary §1.19): FinQA prints a note reference half-width and space-padded (「購買義務 ( a )」,
+# 「買回股份總數 ( 1 )」, 「18322320 ( 1 )」); a Taiwan table writes it full-width against the word, a letter as
+# 「（a）」 and a number as 「（註 1）」 — a bare 「( 1 )」 reads as minus one. A letter is a mark anywhere; a
+# number only after a word, a bracket, a 「%」 or 「.」 (「Visa Inc. ( 1 )」), or after a figure in a data cell
+# (「30,000 ( 1 )」; never 「-34 ( 34 )」, FinQA's duplicate, which `_value` writes once first).
+_COLUMN_REF_RE = re.compile(r"\s*(?:\(\s*|（)([a-z])(?:\s*\)|）)\s*欄")
+_LETTER_MARK_RE = re.compile(r"\s*\(\s*([a-z])\s*\)")
+_WORD_NOTE_RE = re.compile(r"(?<=[^\W\d_]|[）).%])\s*\(\s*(\d{1,2})\s*\)")
+_FIGURE_NOTE_RE = re.compile(r"(?<=\d)\s+\(\s*(\d{1,2})\s*\)(?=\s*(?:（|$))")
+# a cell that is only marks, as printed: 「（a）」, 「（註 10）」, 「（a）（b）」
+MARK_ONLY_RE = re.compile(r"(?:（(?:[a-z]|註 \d{1,2})）)+")
+_MARK_RE = re.compile(r"（(?:[a-z]|註 \d{1,2})）")
+
+
+def footnote_marks(text: str, figures: bool = False) -> str:
+    """`text` with FinQA's footnote marks written as a Taiwan table writes them: 「購買義務 ( a )」 →
+    「購買義務（a）」, 「買回股份總數 ( 1 ) ( 2 )」 → 「買回股份總數（註 1）（註 2）」; `figures` (a data cell):
+    a number after a figure is a note too (「18322320 ( 1 )」 → 「18322320（註 1）」). A bracketed number on its
+    own (「( 14 )」, a negative) is left alone. Idempotent.
+
+    >>> footnote_marks("購買義務 ( a )"), footnote_marks("( 14 )"), footnote_marks("30,000 ( 1 )", figures=True)
+    ('購買義務（a）', '( 14 )', '30,000（註 1）')
+    >>> footnote_marks("可發行證券數量（不含 ( a ) 欄所列證券）( c )")
+    '可發行證券數量（不含 a 欄所列證券）（c）'
+
+    """
+    text = _COLUMN_REF_RE.sub(r" \1 欄", text)  # 「不含 ( a ) 欄所列證券」: a column named by its letter
+    text = _LETTER_MARK_RE.sub(lambda m: f"（{m.group(1)}）", text)
+    text = _WORD_NOTE_RE.sub(lambda m: f"（註 {m.group(1)}）", text)
+    if figures:
+        text = _FIGURE_NOTE_RE.sub(lambda m: f"（註 {m.group(1)}）", text)
+    return text
+
+
+# a label or header FinQA glued its footnote number to (「securities borrowed2」, 「total1」)
+_EN_GLUED_NOTE_RE = re.compile(r".*[a-z)](\d{1,2})")
+_ZH_TRAILING_NOTE_RE = re.compile(r"(.*[^\W\d_A-Za-z）)])\s*(\d{1,2})")
+
+
+def glued_notes(zh_table: list[list[str]], en_table: list[list[str]] | None) -> list[list[str]]:
+    """`zh_table` with the footnote numbers the English glued to a label or header word (「securities
+    borrowed2」) and the translation left bare after the words (「借入證券 2」, 「總資產1」) written 「（註 2）」 —
+    r31a class C, in f31's style. Only where the English cell ends in a word glued to that same number (「tier
+    1」, 「level 2」 are names; 「CET1」 keeps its Latin); data cells are never touched. Idempotent."""
+    out = [list(row) for row in zh_table]
+    for r, row in enumerate(out):
+        for c, cell in enumerate(row):
+            if r > 0 and c > 0 or not en_table or r >= len(en_table) or c >= len(en_table[r]):
+                continue
+            en = _EN_GLUED_NOTE_RE.fullmatch(en_table[r][c].strip())
+            zh = _ZH_TRAILING_NOTE_RE.fullmatch(cell.strip())
+            if en and zh and en.group(1) == zh.group(2):
+                row[c] = f"{zh.group(1).rstrip()}（註 {zh.group(2)}）"
+    return out
+
+
+def strip_marks(text: str) -> str:
+    """`text` without its footnote marks, raw or printed (what a cell says about its value or name)."""
+    return _MARK_RE.sub("", footnote_marks(text, figures=True)).strip()
+
+
+def _note_column(table: list[list[str]], c: int, first: int) -> bool:
+    """A column of footnote references FinQA printed as negatives (「-2 ( 2 )」, 「-3 ( 3 )」 … down an ownership
+    table: the page's 「(2)」「(3)」): every filled data cell 「-n ( n )」 or 「( n )」, at least three, numbered
+    consecutively. Amounts never count up by one row after row."""
+    numbers = []
+    for row in table[first:]:
+        cell = row[c].strip() if c < len(row) else ""
+        if not cell:
+            continue
+        m = re.fullmatch(r"-(\d{1,2}) \( \1 \)|\(\s*(\d{1,2})\s*\)|（註 (\d{1,2})）", cell)
+        if not m:
+            return False
+        numbers.append(int(next(g for g in m.groups() if g)))
+    return len(numbers) >= 3 and all(b == a + 1 for a, b in zip(numbers, numbers[1:]))
+
+
+def _note(cell: str) -> str:
+    """A cell of a note column (`_note_column`) as its mark: 「-10 ( 10 )」 → 「（註 10）」."""
+    number = re.search(r"\d+", cell)
+    return f"（註 {number.group(0)}）" if number else cell
+
+
 def _dedupe(text: str) -> str:
     """FinQA's duplicated renderings written once, nothing else touched (header and label cells)."""
     return _NEG_DUP_RE.sub(r"-\1", _PCT_DUP_RE.sub(r"\1%", text))
@@ -585,26 +702,38 @@ def _footnote_columns(table: list[list[str]]) -> list[list[str]]:
 
 
 def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
-                  keep_rows: frozenset[int] | None = None) -> list[list[str]]:
+                  keep_rows: frozenset[int] | None = None, stated: frozenset[float] = frozenset()) -> list[list[str]]:
     """The translated table as a Taiwan table prints it (the record's table; the evidence sentences are read
     from it, so both print every figure alike): FinQA's duplicates written once (「-34 ( 34 )」 → 「-34」,
-    「6.5% ( 6.5 % )」 → 「6.5%」), a dash code in a data cell (「2014」 for —) as 「—」 unless a gold program
-    computes with it (`keep`; with `keep_rows`, only in those rows — the gold's evidence rows: a 「2014」 the
-    gold reads as 2012's profit is a number there and a dash in the rows around it), and every amount of four or more digits with thousands separators
-    (「1,725,584」). A year stays a year: a column whose figures are all years (19xx/20xx, no $), or a
-    year-looking figure in a row about dates (「到期年度」). Header and label cells only lose duplicates.
+    「6.5% ( 6.5 % )」 → 「6.5%」), a dash code in a data cell (「2014」 for —) as 「—」 unless the table reads it
+    as a number (`dash_codes.number_cells`: a year in a column of years, a value its totals need, one it
+    cannot tell; `stated`: the numbers of the page's text, which may state a total) or a gold program
+    computes with it (`keep`; with `keep_rows`, only in those rows — the gold's evidence rows), and every
+    amount of four or more digits with thousands separators (「1,725,584」). A year stays a year: a column
+    whose figures are all years (19xx/20xx, no $), or a year-looking figure in a row about dates (「到期年度」). Header and label cells only lose duplicates.
     Every numeral's value is kept; the function is idempotent."""
     if not table:
         return []
     if len(table) == 1:  # a header-only table: each cell says name and value
-        return [[_dedupe(table[0][0])] + [_name_value_cell(c, keep) if c.strip() else c for c in table[0][1:]]]
+        return [[footnote_marks(_dedupe(table[0][0]), figures=True)]
+                + [footnote_marks(_name_value_cell(c, keep), figures=True) if c.strip() else c for c in table[0][1:]]]
     table = _footnote_columns(table)
     merged = merged_header(table) is not None
     first = 0 if merged or header_is_data(table[0]) else 1  # the first data row
     # a header of years only heads value columns from the first (ETR's tables have no label column)
     lead = 0 if first and table[0][0].strip() and all(_is_time(_date_label(h)) for h in table[0] if h.strip()) else 1
-    out = [[_dedupe(c) for c in row] for row in table[:first]]
-    out += [[_dedupe(c) if k < lead else _value(c, keep if keep_rows is None or r in keep_rows else frozenset())
+    numbers = dash_codes.number_cells(table, first, lead, stated)  # codes the table (or its page) reads as numbers
+
+    def kept(r: int, k: int) -> frozenset[float]:
+        return _ALL_CODES if (r, k) in numbers else keep if keep_rows is None or r in keep_rows else frozenset()
+
+    notes = {c for c in range(1, max(len(r) for r in table)) if _note_column(table, c, first)}
+    out = [[footnote_marks(_dedupe(c), figures=True) for c in row] for row in table[:first]]
+    for row in out:  # the header's change columns named (a cell to the right reads the one to its left as printed)
+        for k in range(lead, len(row)):
+            row[k] = _header_cell(row[k], row[k - 1] if k else "")
+    out += [[footnote_marks(_dedupe(c), figures=True) if k < lead else _note(c) if k in notes else
+             footnote_marks(_value(c, kept(r, k)), figures=True)
              if c.strip() else c for k, c in enumerate(row)]
             for r, row in enumerate(table[first:], first)]
     width = max(len(r) for r in out)
@@ -632,6 +761,7 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     gold programs compute with (a dash code among them is a value, not a dash). The row is read from
     `display_table`, so the sentence prints each figure as the record's table does."""
     table = display_table(table, keep)
+    keep = keep | _ALL_CODES  # the dashes are 「—」 now: a dash code left in the table is a number
     cells = table[row]
     if (merged := merged_header(table)) is not None:
         return _render_merged(table, row, merged, keep)
@@ -644,6 +774,10 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     if row > 1 and header is table[0] and _footnote_row(table[0]):
         header = table[1]  # row 0 only carries footnote letters ( a )…( d ): the names are in row 1
     label = (_year_pair(cells[0]) or _date_label(cells[0])) if cells else ""
+    if row > 0 and any(MARK_ONLY_RE.fullmatch(c.strip()) for c in cells[1:]):
+        # a cell that only refers to a note (an ownership table's 「（註 10）」 column) marks the row's label
+        label += "".join(c.strip() for c in cells[1:] if MARK_ONLY_RE.fullmatch(c.strip()))
+        cells = [cells[0]] + ["" if MARK_ONLY_RE.fullmatch(c.strip()) else c for c in cells[1:]]
     no_header = header_is_data(header) if header else True
     lead, corner_unit = ("", "") if no_header or not header else _corner(header[0])
     lead = _date_label(lead) if lead else ""
@@ -668,6 +802,7 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
             year_last = split is not None and not name.startswith(split[0][:4])
             name = _value(f"{split[0]}{split[1]}") if year_last else _date_label(name)
         columns.append((name, unit or corner_unit))
+    lead, label, columns = _fold_lead(lead, label, columns, date_column)
     label, columns = _factor_common_name(label, columns)
     if _time_like(label) and not lead and len(cells) == 2 and not any(name for name, _ in columns):
         # one amount under no column name (「金額」, a unit only, no header at all): a time is no subject
@@ -682,8 +817,8 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
         own = _unit_suffix(unit) if unit and not shared_unit else ""
         parts.append((name, value + own))
     named = [p for p in parts if p[0]]
-    if len(parts) == 1 and parts[0][0] and label and (_is_time(parts[0][0]) or _is_time(label)):
-        first, second = (parts[0][0], label) if _is_time(parts[0][0]) else (label, parts[0][0])
+    if len(parts) == 1 and parts[0][0] and label and (_time_like(parts[0][0]) or _is_time(label)):
+        first, second = (parts[0][0], label) if _time_like(parts[0][0]) else (label, parts[0][0])
         body = _is_word(first + second, parts[0][1])   # 「2015 年淨營收為 $ 5829」
     elif not named or len(named) == len(parts) > 1 and len({n for n, _ in parts}) == 1:
         # no column names, or one name over every column (「年限 3 | 年限 - | 年限 40」): said once
@@ -705,12 +840,50 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     return _flatten(body + (_unit_suffix(shared_unit) if shared_unit else "")) + "。"
 
 
+def _fold_lead(lead: str, label: str, columns: list[tuple[str, str]],
+               date_column: bool) -> tuple[str, str, list[tuple[str, str]]]:
+    """The corner header put where a Taiwan analyst puts it, not before every row (r31a class A): a date over
+    year columns joins each year (「12 月 31 日」 over 2008 → 「2008 年 12 月 31 日」, 「截至 12 月 31 日止年度」 →
+    「2008 年度」); a date over a year label joins the label (「衡量時點 12 月 31 日」, 2014 → 「2014 年 12 月 31
+    日」); a header naming only what kind of date the labels are (「季度截止日」, 「支付日期」) or a category
+    (「幣別」, 「地點」, 「計畫類別」) over labels that say it is dropped — 「歐元：2012 年為 27.1…」. A header
+    phrase (「提供（使用）之現金」 over 「營業活動」) completes its label and stays. Returns (lead, label, columns)."""
+    if not lead or date_column:
+        return lead, label, columns
+    date = _FOLDABLE_TIME_RE.fullmatch(re.sub(r"^[^\d截]*?\s*(?=截至|\d)", "", lead))
+    years = [name for name, _ in columns if name]
+    if date and years and all(re.fullmatch(r"(?:19|20)\d\d 年", n) for n in years) and not _is_time(label):
+        def join(name: str) -> str:
+            if not name:
+                return name
+            if date.group(2):  # a fiscal year: 「截至 2008 年 12 月 31 日止年度」 → 「2008 年度」
+                return _column_name(f"截至 {name} {date.group(1)}{date.group(2)}")
+            return f"{name} {date.group(1)}"
+        return "", label, [(join(name), unit) for name, unit in columns]
+    if date and re.fullmatch(r"(?:19|20)\d\d 年", label) and not date.group(2) and not lead.startswith(date.group(0)):
+        # 「衡量時點 12 月 31 日」 dates a year label; a bare 「12 月 31 日」 over years may head a flow (各年到期金額)
+        return "", f"{label} {date.group(1)}", columns
+    if _time_like(label) or re.fullmatch(r"\d+ 月(?: \d+ 日)?", label):
+        return ("" if _DATE_KIND_LEAD_RE.fullmatch(lead) else lead), label, columns
+    category = not _TIME_LEAD_RE.search(lead) and not re.search(r"[之的（）()]", lead)
+    return ("" if category and _words(label) >= 2 else lead), label, columns
+
+
 def _flatten(text: str) -> str:
     """No bracket inside a bracket in prose: an inner 「( a )」 keeps its content (「（不含 a 欄所列證券）」),
     an inner 「（每股金額除外）」 becomes 「，每股金額除外」."""
     out: list[str] = []
     depth = 0
-    for ch in text:
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        i += 1
+        if depth >= 1 and ch == "（" and (m := _MARK_RE.match(text, i - 1)):
+            # a mark inside a bracket: 「（不含（a）欄所列證券）」 → 「（不含 a 欄所列證券）」, 「（年（註 1））」 → 「（年，註 1）」
+            inner = m.group(0)[1:-1]
+            out.append(f" {inner} " if len(inner) == 1 else f"，{inner}")
+            i = m.end()
+            continue
         if ch in "（(":
             depth += 1
             if depth >= 2:

@@ -10,7 +10,7 @@ from types import ModuleType
 
 from tw_fin_eval import DATA_VERSION, evidence_zh
 from tw_fin_eval.overlay import Overlay
-from tw_fin_eval.sources.base import Evidence, SourceItem
+from tw_fin_eval.sources.base import Evidence, SourceItem, numbers_in
 
 TRANSLATION_NOTE = "機器翻譯（Claude，依術語表），已通過規則檢查；尚未人工全面審閱"
 
@@ -103,9 +103,13 @@ def join_fragments(parts: list[str]) -> str:
 
 def zh_table(item: SourceItem, ov: Overlay) -> list[list[str]]:
     """The record's table: the overlay's table as a Taiwan table prints it (`evidence_zh.display_table`;
-    a dash code a gold program computes with stays a number in the gold's evidence rows)."""
+    a dash code a gold program computes with stays a number in the gold's evidence rows; the page's sentences
+    may state a total that tells a dash code from a number; a footnote number the English glued to a label —
+    「securities borrowed2」 — prints 「（註 2）」, `evidence_zh.glued_notes`)."""
     rows = frozenset(e.row for e in item.evidence if e.is_table)
-    return evidence_zh.display_table(ov.data.get("table") or [], gold_operands(item), rows)
+    stated = frozenset(abs(v) for sentence in item.fields.get("page_text") or [] for v in numbers_in(sentence))
+    table = evidence_zh.glued_notes(ov.data.get("table") or [], item.table)
+    return evidence_zh.display_table(table, gold_operands(item), rows, stated)
 
 
 def zh_evidence(item: SourceItem, ov: Overlay) -> list[str]:

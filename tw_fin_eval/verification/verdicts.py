@@ -207,8 +207,10 @@ def parse_verdict(obj: dict[str, Any], path: Path, line: int,
             if unit.answer_value is not None and same_value(float(value), unit.answer_value):
                 raise fail("fixed, but answer_value equals the upstream gold (use verified, or say so in "
                            "the note of a verified line)", "answer_value")
+            # the display string is the record's gold answer, which the scorer reads with the gold (a "104%"
+            # display makes a fraction gold a percent even when the question is not worded as one)
             if answer is not None and (not isinstance(answer, str) or not answer_matches(
-                    answer, float(value), questions=[unit.question_en])):
+                    "答案：" + answer, float(value), gold_answer=answer, questions=[unit.question_en])):
                 raise fail(f"answer {answer!r} does not state answer_value {value}", "answer")
     second = obj.get("second_read")
     if second is not None:

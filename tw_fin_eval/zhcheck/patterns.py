@@ -56,6 +56,8 @@ _BARE_YEAR = r"(?:^|[：，；。「（])\s*(?:19|20)\d\d(?=（|）為|\s*為)"
 _PCT_DUP = r"(-?\d[\d,]*(?:\.\d+)?(?:%/-?\d[\d,]*(?:\.\d+)?)*)\s*%\s*\(\s*-?\1\s*%\s*\)"
 _NEG_DUP = r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)"
 
+_HALF_MARK = r"(?<=[^\W\d_]|[）)%.])\s*\(\s*(?:[a-z]|\d{1,2})\s*\)|(?<=\d)\s+\(\s*(?:[a-jl-z]|\d{1,2})\s*\)(?=\s*(?:（|$|[^\d\s$(]))"
+
 _VALUE_END = re.compile(r"\s*(?:為)?\s*[-+$\d,.%()\s—–]*$")
 
 
@@ -154,6 +156,10 @@ PATTERNS: tuple[Pattern, ...] = (
     # a calendar quarter written as the filing's period 「截至 3 月 31 日止季度」 (第 1 季), anywhere
     Pattern("quarter ended (all fields)", _regex(r"截至[^，。：；]{0,14}日止(?:之)?季度"), ALL),
     *(Pattern(f"term {t}", _regex(re.escape(t)), ALL) for t in TERMS),
+    # issue 30 (r31b C1): FinQA's half-width, space-padded footnote mark after a word, a bracket or a figure
+    # (「購買義務 ( a )」, 「買回股份總數 ( 1 )」, 「18322320 ( 1 )」) — glossary §1.19 writes 「（a）」 / 「（註 1）」;
+    # 「401 ( k )」 is a plan's name, not a mark
+    Pattern("half-width footnote mark ( a ) / ( 1 )", _regex(_HALF_MARK), ALL),
 )
 
 
@@ -178,17 +184,15 @@ def record_fields(rec: dict) -> Iterator[tuple[str, str]]:
 
 
 def header_prefix_dropped(rec: dict) -> int:
-    """Rendered table evidence whose table has a top-left header (the English template's prefix, often
-    the unit: "( in millions )") that the rendering does not carry."""
-    from tw_fin_eval.evidence_zh import _GENERIC_TIME_LEADS, header_is_data, merged_header
+    """Rendered table evidence whose table states its unit in the top-left header (the English template's
+    prefix: "( in millions )") that the rendering does not carry. The corner's other words are put where a
+    Taiwan analyst puts them or dropped (`evidence_zh._fold_lead`; counted by `corner_opens_evidence`)."""
+    from tw_fin_eval.evidence_zh import _corner, header_is_data, merged_header
 
     table = (rec.get("context") or {}).get("table") or []
     if not table or not table[0] or header_is_data(table[0]) or merged_header(table):
         return 0  # no header, or one FinQA merged with the first data row (its corner is that row's label)
-    # the corner's words must all be there: 「12 月 31 日（百萬美元）」 → 12 月 31 日, 百萬美元
-    # (a lead that only says "periods" — 年度, 日期 — is rightly dropped before a year label)
-    skip = {"單位", "金額單位"} | _GENERIC_TIME_LEADS
-    words = [w for w in re.split(r"[（）()，,：:\s]+", table[0][0]) if w and w not in skip]
+    words = [w for w in re.split(r"[（）()，,：:\s]+", _corner(table[0][0])[1]) if w and w not in {"單位", "金額單位"}]
     if not words:
         return 0
     return sum(1 for kind, text in record_fields(rec)
@@ -297,12 +301,10 @@ def caption_without_currency(rec: dict) -> int:
     return int(bare and _dollar_table((rec.get("original_en") or {}).get("table")))
 
 
-_DASH_CODE_CELL = re.compile(r"\(?\s*\$?\s*\(?\s*(2013|2014|2212)\s*\)?\s*\)?")
-
-
 def dash_code_cells(rec: dict) -> int:
-    """Issue 30 (g): data cells of the record's table that hold FinQA's OCR code of a dash (「2014」, 「$ 2013」)
-    where no gold program computes with that number (a column of years is years)."""
+    """Issue 30 (g): data cells of the record's table that still hold FinQA's OCR code of a dash (「2014」,
+    「$ 2013」) where the table reads it as a dash (`dash_codes.readings`) and no gold program computes with it."""
+    from tw_fin_eval.dash_codes import DASH_CODE_RE, readings
     from tw_fin_eval.evidence_zh import header_is_data, merged_header
     from tw_fin_eval.sources.amount_scale import program_literals
 
@@ -312,13 +314,35 @@ def dash_code_cells(rec: dict) -> int:
     programs = [rec.get("program")] + [t.get("program") for t in rec.get("turns") or []]
     used = {v for p in programs if p for v in program_literals(p)}
     first = 0 if merged_header(table) or header_is_data(table[0]) else 1
-    count = 0
-    for c in range(1, max(len(r) for r in table)):
-        cells = [row[c].strip() for row in table[first:] if c < len(row) and row[c].strip()]
-        codes = [m for x in cells if (m := _DASH_CODE_CELL.fullmatch(x))]
-        if codes and len(codes) < len(cells):  # not a column of years only
-            count += sum(1 for m in codes if float(m.group(1)) not in used)
-    return count
+    dashes = {cell for cell, number in readings(table, first).items() if not number}
+    return sum(1 for r in range(first, len(table)) for c in range(1, len(table[r]))
+               if (m := DASH_CODE_RE.fullmatch(table[r][c].strip())) and (r, c) in dashes
+               and float(m.group(1)) not in used)
+
+
+def _dash_code_readings(rec: dict) -> tuple[int, int]:
+    """(blanked, printed as numbers): the English table's data cells holding a dash code that the record's
+    table prints as 「—」, and those it prints as a number (a year, an amount the totals need, a gold operand)."""
+    from tw_fin_eval.dash_codes import DASH_CODE_RE
+
+    en = (rec.get("original_en") or {}).get("table") or []
+    zh = (rec.get("context") or {}).get("table") or []
+    blanked = numbers = 0
+    for r, row in enumerate(en):
+        for c, cell in enumerate(row[1:], 1):
+            if r < len(zh) and c < len(zh[r]) and DASH_CODE_RE.fullmatch(cell.strip()) and \
+                    (r > 0 or zh[r][c].strip() == "—"):  # a header's 2014 is a year
+                blanked += zh[r][c].strip() == "—"
+                numbers += zh[r][c].strip() != "—"
+    return blanked, numbers
+
+
+def dash_codes_blanked(rec: dict) -> int:
+    return _dash_code_readings(rec)[0]
+
+
+def dash_codes_as_numbers(rec: dict) -> int:
+    return _dash_code_readings(rec)[1]
 
 
 _FIGURE = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])|(?<![\d.,])\d{4,}(?![\d,])")
@@ -347,6 +371,24 @@ def mixed_styles_in_item(rec: dict) -> int:
     return int(bool(item_scale_issues(fields)))
 
 
+def note_column_as_number(rec: dict) -> int:
+    """r31b C1: cells of a footnote column (the page's 「(2)」「(3)」… that FinQA printed 「-2 ( 2 )」, finqa 0096)
+    that the record's table prints as a number (「-2」) instead of a note reference 「（註 2）」."""
+    from tw_fin_eval.evidence_zh import _note_column, header_is_data, merged_header
+
+    en = (rec.get("original_en") or {}).get("table") or []
+    zh = (rec.get("context") or {}).get("table") or []
+    if len(en) < 2 or len(en) != len(zh):
+        return 0
+    first = 0 if merged_header(en) or header_is_data(en[0]) else 1
+    count = 0
+    for c in range(1, max(len(r) for r in en)):
+        if _note_column(en, c, first):
+            count += sum(1 for row in zh[first:] if c < len(row) and row[c].strip()
+                         and not re.fullmatch(r"（註 \d{1,2}）", row[c].strip()))
+    return count
+
+
 def footnote_marks_as_negatives(rec: dict) -> int:
     """Issue 30 round 4 (finqa 0096): table columns that print FinQA's footnote marks 「(2)」, 「(3)」 … as the
     negatives 「-2」, 「-3」 (three or more cells, numbered one after another) — the record table should say 「（註 2）」."""
@@ -360,12 +402,54 @@ def footnote_marks_as_negatives(rec: dict) -> int:
     return count
 
 
-RECORD_COUNTS.update({"footnote marks printed as negatives (table)": footnote_marks_as_negatives,
+def corner_opens_evidence(rec: dict) -> int:
+    """r31a class A: rendered table evidence that opens with the table's corner header — 「12 月 31 日，第二類資本
+    總額：…」, 「季度，第一季：…」, 「幣別「歐元」：…」 — where a Taiwan analyst starts with the row label."""
+    from tw_fin_eval.evidence_zh import _corner, _date_label, header_is_data, merged_header
+
+    table = (rec.get("context") or {}).get("table") or []
+    if not table or not table[0] or header_is_data(table[0]) or merged_header(table):
+        return 0
+    lead = _corner(table[0][0])[0]
+    lead = _date_label(lead) if lead else ""
+    if not lead:
+        return 0
+    return sum(1 for kind, text in record_fields(rec)
+               if kind == EVIDENCE_TABLE and (text.startswith(lead + "，") or text.startswith(lead + "「")))
+
+
+def change_header_debris(rec: dict) -> int:
+    """r31a class D: header cells of the record's table that print FinQA's change-column debris as it is —
+    「% (  % )」, 「截至 12 月 31 日止年度變動 $」 — where a Taiwan table heads 「變動金額 | 變動 %」."""
+    table = (rec.get("context") or {}).get("table") or []
+    return sum(1 for cell in (table[0] if table else [])[1:]
+               if re.search(r"%\s*\(\s*%\s*\)|變動\s*\$(?:\s|$)|(?:^|\s)\$\s*變動", cell))
+
+
+def bare_note_numbers(rec: dict) -> int:
+    """r31a class C: label and header cells of the record's table that end in a bare footnote number
+    (「借入證券 2」, 「總資產1」) where the English glued it to a word (「securities borrowed2」) — a Taiwan table
+    writes 「（註 2）」."""
+    from tw_fin_eval.evidence_zh import glued_notes
+
+    zh = (rec.get("context") or {}).get("table") or []
+    en = (rec.get("original_en") or {}).get("table") or []
+    fixed = glued_notes(zh, en)
+    return sum(1 for a, b in zip(zh, fixed) for x, y in zip(a, b) if x != y)
+
+
+RECORD_COUNTS.update({"corner header opens the sentence (table evidence)": corner_opens_evidence,
+                      "bare footnote number after a label (table)": bare_note_numbers,
+                      "change-column debris in the header (table)": change_header_debris,
+"note column printed as numbers (table)": note_column_as_number,
+                      "footnote marks printed as negatives (table)": footnote_marks_as_negatives,
                       "N 十億 (prose, no gold needs it)": billions_not_kept_for_gold,
                       "N 百萬 (prose, no gold needs it)": millions_not_kept_for_gold,
                       "header prefix dropped (table evidence)": header_prefix_dropped,
                       "table-unit caption without its currency": caption_without_currency,
                       "dash code in a data cell (table)": dash_code_cells,
+                      "dash code printed as 「—」 (table)": dash_codes_blanked,
+                      "dash code printed as a number (table)": dash_codes_as_numbers,
                       "amounts in two styles within one item (prose)": mixed_styles_in_item,
                       "figure printed differently in table and evidence": figures_printed_differently})
 

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from tw_fin_eval.evidence_zh import footnote_marks
 from tw_fin_eval.finding import Finding
 from tw_fin_eval.glossary import Glossary, load_glossary
 
@@ -853,19 +854,27 @@ _DIGIT_GROUP_RE = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 def displayed_as(en_cell: str, zh_cell: str) -> bool:
     """Does `zh_cell` print what `en_cell` says, as a Taiwan table prints it (a built record's table)?
     Identical; or with thousands separators, FinQA's duplicated rendering written once (「-34 ( 34 )」 →
-    「-34」, 「6.5% ( 6.5 % )」 → 「6.5%」, 「( 41 ) % ( % )」 → 「-41%」), a dash code (2014, 2013, 2212) as 「—」.
+    「-34」, 「6.5% ( 6.5 % )」 → 「6.5%」, 「( 41 ) % ( % )」 → 「-41%」), a dash code (2014, 2013, 2212) as 「—」,
+    footnote marks full-width (`evidence_zh.footnote_marks`: 「18322320 ( 1 )」 → 「18,322,320（註 1）」), a note
+    column's 「-10 ( 10 )」 as 「（註 10）」.
 
     >>> displayed_as("$ -30584 ( 30584 )", "$ -30,584"), displayed_as("2014", "—"), displayed_as("1234", "1,243")
+    (True, True, False)
+    >>> displayed_as("18322320 ( 1 )", "18,322,320（註 1）"), displayed_as("-10 ( 10 )", "（註 10）"), displayed_as("-10 ( 10 )", "（註 1）")
     (True, True, False)
     """
     if en_cell == zh_cell:
         return True
     if zh_cell.strip() == "—":
         return _DASH_CODE_CELL_RE.fullmatch(en_cell.strip()) is not None
+    note = re.fullmatch(r"（註 (\d{1,2})）", zh_cell.strip())
+    if note:  # a note column's reference, which FinQA printed as a negative (「-10 ( 10 )」 for the page's (10))
+        m = re.fullmatch(r"-(\d{1,2}) \( \1 \)|\(\s*(\d{1,2})\s*\)", en_cell.strip())
+        return m is not None and (m.group(1) or m.group(2)) == note.group(1)
     en = re.sub(r"(-?\d[\d,]*(?:\.\d+)?(?:%/-?\d[\d,]*(?:\.\d+)?)*)\s*%\s*\(\s*-?\1\s*%\s*\)", r"\1%",
                 en_cell.strip())
     en = re.sub(r"\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)\s*%(?:\s*\(\s*%\s*\))?", r"-\1%", en)
-    en = re.sub(r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)", r"-\1", en)
+    en = footnote_marks(re.sub(r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)", r"-\1", en), figures=True)
     return en == _DIGIT_GROUP_RE.sub("", zh_cell.strip())
 
 
