@@ -32,6 +32,48 @@ COMPANIES: tuple[str, ...] = (
     "晞禾半導體", "筠嶺科技", "皓汐紡織", "樺岑包材", "湧岱鋼鐵", "岑鈺電子", "灃川化工", "晴嵐食品",
 )
 
+# A company name ends with its industry (澐海鋼鐵 → 鋼鐵). What a company of that industry plausibly emits in a
+# year (scope 1 + 2, tonnes CO2e; None: no ceiling within the templates' ranges) and whether Taiwan's carbon fee
+# covers it (電力業與製造業, FACTS.md 5.7). Taiwan's large emitters are steel, petrochemicals and plastics,
+# cement, paper, semiconductors, panels and electronics manufacturing and power; a software, IT or biotech firm
+# reports thousands of tonnes, not 0.4–0.7 Mt.
+INDUSTRY_EMISSIONS: dict[str, tuple[int | None, bool]] = {
+    "鋼鐵": (None, True), "化工": (None, True), "塑膠": (None, True), "水泥": (None, True), "造紙": (None, True),
+    "半導體": (None, True), "電子": (None, True), "光電": (None, True), "能源": (None, True), "材料": (None, True),
+    "紡織": (300_000, True), "食品": (200_000, True), "汽車零件": (200_000, True), "機械": (150_000, True),
+    "工業": (200_000, True), "電機": (150_000, True), "光學": (150_000, True), "精機": (100_000, True),
+    "精密": (150_000, True), "電池": (200_000, True), "包材": (150_000, True), "製藥": (60_000, True),
+    "醫材": (40_000, True), "航運": (300_000, False), "物流": (80_000, False), "通訊": (150_000, False),
+    "營造": (30_000, False), "建設": (20_000, False), "科技": (30_000, False), "生技": (20_000, False),
+    "資訊": (10_000, False), "軟體": (5_000, False), "綠能": (10_000, False),
+}
+# Cement is a large Taiwan emitter the general pool lacks; it is drawn only for emissions (not added to COMPANIES,
+# whose draws every other template's seeds depend on). Not built on a listed cement maker (台泥 亞泥 嘉泥 環泥 幸福
+# 信大 東泥).
+EMITTER_EXTRA: tuple[str, ...] = ("峴石水泥",)
+
+
+def company_industry(name: str) -> str:
+    """The industry a company name ends with (the longest matching suffix); KeyError for a name without one."""
+    for industry in sorted(INDUSTRY_EMISSIONS, key=len, reverse=True):
+        if name.endswith(industry):
+            return industry
+    raise KeyError(f"company name {name!r} ends with no industry of INDUSTRY_EMISSIONS")
+
+
+def emission_fits(name: str, tonnes: float, *, carbon_fee: bool = False) -> bool:
+    """Whether a company of this name's industry plausibly emits `tonnes` a year (and pays the carbon fee)."""
+    ceiling, covered = INDUSTRY_EMISSIONS[company_industry(name)]
+    return (ceiling is None or tonnes <= ceiling) and (covered or not carbon_fee)
+
+
+def pick_emitter(rng: random.Random, tonnes: float, *, carbon_fee: bool = False) -> str:
+    """A company whose industry fits an annual emission (or reduction project) of `tonnes`; with carbon_fee, one
+    the carbon fee covers (a manufacturer or power company)."""
+    pool = [n for n in COMPANIES + EMITTER_EXTRA if emission_fits(n, tonnes, carbon_fee=carbon_fee)]
+    return rng.choice(pool)
+
+
 INDUSTRIES: tuple[str, ...] = (
     "半導體", "電子零組件", "食品", "營建", "航運", "生技醫療", "紡織", "鋼鐵", "塑化", "綠能",
     "軟體服務", "零售百貨", "汽車零件", "通訊網路", "觀光餐飲", "造紙", "機械設備", "光電",
@@ -73,7 +115,7 @@ ORG_PREFIXES: tuple[str, ...] = ("晨光", "青禾", "暖陽", "山海", "星語
 
 def all_names() -> tuple[str, ...]:
     """Every fictional name a template can print (the tests and the realism benchmark check them)."""
-    return (COMPANIES + BANKS + FUND_HOUSES + EXCHANGES + tuple(t for t, _ in TOKENS) + PAYMENT_FIRMS
+    return (COMPANIES + EMITTER_EXTRA + BANKS + FUND_HOUSES + EXCHANGES + tuple(t for t, _ in TOKENS) + PAYMENT_FIRMS
             + DIGITAL_BANKS + INSURERS + ORG_PREFIXES)
 
 

@@ -12,7 +12,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from finchain_tw_templates import facts
-from finchain_tw_templates.common import COMPANIES, asked_decimals, nonstandard_rounding
+from finchain_tw_templates.common import (
+    COMPANIES,
+    EMITTER_EXTRA,
+    asked_decimals,
+    emission_fits,
+    nonstandard_rounding,
+)
 
 # Stems of real TWSE/TPEx companies and Taiwan financial groups, banks, insurers and 投信 that a fictional
 # name must not be built on (the ones earlier versions used, and the financial brands a reader knows).
@@ -263,6 +269,78 @@ def wording_not_taiwan(r: Mapping[str, Any]) -> bool:
     return bool(_NOT_TAIWAN_WORDING.search(r["question"] + "\n" + str(r.get("solution") or "")))
 
 
+# Who borrows and who lends, who buys and who sells. The party that posts collateral borrows (借入／借得); a
+# customer buying foreign currency pays the bank's 賣出匯率 and one selling gets its 買入匯率.
+_CLAUSE = re.compile(r"[^，；。？！\n]+")
+_COLLATERAL = re.compile(r"作為擔保|擔保品|質押|抵押")
+_LENDER_LENDS = re.compile(r"(?<!向)(?:銀行|協議|出借人|貸方|平台)[^，。；]{0,16}借出")
+_RATE_TERM = re.compile(r"(?:即期|現金|遠期)?(?:買入|賣出)匯率")
+_CUSTOMER_BUYS = re.compile(r"購買|買進|買入")
+_CUSTOMER_SELLS = re.compile(r"賣出|賣回|結售")
+
+
+def direction_word_wrong(r: Mapping[str, Any]) -> bool:
+    """A direction word used for the wrong party: 「借出」 in a question where the party posting collateral borrows
+    (unless a lender is its subject: 「銀行…借出」), or a clause in which a
+    customer buys currency at the bank's 買入匯率 (or sells at its 賣出匯率)."""
+    q = r["question"]
+    if _COLLATERAL.search(q) and "借出" in q and not _LENDER_LENDS.search(q):
+        return True
+    for clause in _CLAUSE.findall(q):
+        rates = _RATE_TERM.findall(clause)
+        if len(rates) != 1:
+            continue
+        verbs = _RATE_TERM.sub("", clause)
+        buys, sells = bool(_CUSTOMER_BUYS.search(verbs)), bool(_CUSTOMER_SELLS.search(verbs))
+        if buys != sells and ("買入" in rates[0]) == buys:
+            return True
+    return False
+
+
+# 「排放量 706,900 公噸」「減量 12,300 公噸」「抵換 5,000 公噸」「排放 533,000 公噸」: the tonnes a company emits or
+# reduces, which its industry must fit (common.INDUSTRY_EMISSIONS).
+_TONNES = re.compile(r"(?:排放|減量|抵換)[^，。；\d]{0,12}?(\d[\d,]*(?:\.\d+)?)\s*公噸")
+_EMITTERS = COMPANIES + EMITTER_EXTRA
+
+
+def _named_companies(q: str) -> list[str]:
+    return [co for co in _EMITTERS if co in q]
+
+
+def stated_tonnes(r: Mapping[str, Any]) -> list[float]:
+    """Tonnes of emissions or reductions the question states, plus the emissions the solution computes (the gold
+    when it is an emission total, steps labelled 排放量)."""
+    q = r["question"]
+    out = [_amount(x) for x in _TONNES.findall(q)]
+    if "排放量合計多少" in q and r.get("answer_value") is not None:
+        out.append(float(r["answer_value"]))
+    out += [float(st["value"]) for st in r.get("steps") or () if "排放量" in st["label"]
+            and "避免" not in st["label"]]  # computed emissions (a project's avoided emissions are not the company's)
+    return out
+
+
+def emissions_exceed_industry(r: Mapping[str, Any]) -> bool:
+    """A company whose industry does not emit the tonnes stated (a software firm with 706,900 公噸)."""
+    tonnes = stated_tonnes(r)
+    return bool(tonnes) and any(not emission_fits(co, max(tonnes)) for co in _named_companies(r["question"]))
+
+
+def carbon_fee_payer_not_covered(r: Mapping[str, Any]) -> bool:
+    """A carbon-fee question about a company the fee does not cover (it covers power and manufacturing)."""
+    q = r["question"]
+    return "碳費" in q and any(not emission_fits(co, 0, carbon_fee=True) for co in _named_companies(q))
+
+
+_ALLOCATION = re.compile(r"核配|免費額度|排放額度|總量管制")
+_CAP_ASSUMED = re.compile(r"假設[^。]*總量管制")
+
+
+def cap_and_trade_not_assumed(r: Mapping[str, Any]) -> bool:
+    """Allocated allowances or emissions trading stated as if Taiwan ran it; it runs a carbon fee (FACTS.md 5.9)."""
+    q = r["question"]
+    return bool(_ALLOCATION.search(q)) and not _CAP_ASSUMED.search(q)
+
+
 CHECKS = {
     "tax_not_20_no_assumption": tax_not_20_without_assumption,
     "real_brand_name": real_brand_name,
@@ -286,6 +364,10 @@ CHECKS = {
     "internet_bank_capital_under_100億": internet_bank_capital_too_small,
     "pep_rule_not_stated": pep_rule_not_stated,
     "wording_not_taiwan": wording_not_taiwan,
+    "direction_word_wrong": direction_word_wrong,
+    "emissions_exceed_industry": emissions_exceed_industry,
+    "carbon_fee_payer_not_covered": carbon_fee_payer_not_covered,
+    "cap_and_trade_not_assumed": cap_and_trade_not_assumed,
 }
 
 

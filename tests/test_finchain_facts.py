@@ -244,3 +244,85 @@ def test_magnitudes_are_taiwan_plausible():
         assert 0.01 <= _run("compound_interest_basic1", seed).params["r"] <= 0.025
         closes = [v for k, v in sorted(_run("stock_market_analysis_intermediate1", seed).params.items())]
         assert all(abs(b / a - 1) <= facts.DAILY_PRICE_LIMIT for a, b in zip(closes, closes[1:])), seed
+
+
+# ---------------------------------------------------------------- direction words, emitters, the carbon fee (r31b C6)
+
+
+@pytest.mark.parametrize("check, bad, good", [
+    (realism.direction_word_wrong, "陳怡君以 5 枚奇萊幣作為擔保品。請計算最多可借出多少美元的穩定幣。",
+     "陳怡君以 5 枚奇萊幣作為擔保品。請計算陳怡君最多可借得多少美元的穩定幣。"),
+    (realism.direction_word_wrong, "林志豪以 10 枚以太幣作為擔保，借出 US$1,000 的穩定幣。",
+     "林志豪以 10 枚以太幣作為擔保，借入 US$1,000 的穩定幣。"),
+    (realism.direction_word_wrong, "陳怡君以房屋作為擔保品，向銀行借出 NT$500 萬。",
+     "銀行以客戶的房屋作為擔保品借出 NT$500 萬。"),
+    (realism.direction_word_wrong, "王俊傑以銀行美元即期買入匯率 31.5 買進 US$1,000。",
+     "王俊傑以銀行美元即期賣出匯率 31.5 買進 US$1,000，三個月後以即期買入匯率 31.2 全數賣回。"),
+    (realism.direction_word_wrong, "三個月後以即期賣出匯率 31.2 全數賣回。",
+     "以 NT$30,000 向銀行購買美元，銀行美元現金賣出匯率為 1 美元兌新臺幣 32.1 元。"),
+    (realism.emissions_exceed_industry, "棠岳軟體去年溫室氣體排放量 706,900 公噸二氧化碳當量。",
+     "澐海鋼鐵去年溫室氣體排放量 706,900 公噸二氧化碳當量。"),
+    (realism.emissions_exceed_industry, "岱橋生技今年需要抵換 40,000 公噸二氧化碳當量的排放。",
+     "岱橋生技今年需要抵換 4,000 公噸二氧化碳當量的排放。"),
+    (realism.emissions_exceed_industry, "雲杉資訊以基準年排放量 533,000 公噸二氧化碳當量設定目標。",
+     "峴石水泥以基準年排放量 533,000 公噸二氧化碳當量設定目標。"),
+    (realism.carbon_fee_payer_not_covered, "靖岳物流去年排放 30,000 公噸。假設碳費只對超過 25,000 公噸的部分收取。",
+     "柏澐造紙去年排放 30,000 公噸。假設碳費只對超過 25,000 公噸的部分收取。"),
+    (realism.cap_and_trade_not_assumed, "澐海鋼鐵今年排放 500,000 公噸，取得免費核配額度 400,000 公噸。",
+     "假設主管機關實施溫室氣體總量管制並核配免費排放額度。澐海鋼鐵今年排放 500,000 公噸，獲核配免費額度 400,000 公噸。"),
+])
+def test_direction_emission_and_cap_checks_flag_the_bad_form_only(check, bad, good):
+    assert check(_rec(bad)) and not check(_rec(good))
+
+
+def test_the_borrower_borrows_in_the_defi_templates():
+    for template_id in ("defi_basic2", "defi_intermediate2"):
+        for seed in range(40):
+            q = _run(template_id, seed).question
+            assert "借出" not in q and ("借得" in q or "借入" in q), (template_id, seed, q)
+
+
+def test_every_company_name_has_an_industry_and_large_emitters_are_emitting_industries():
+    from finchain_tw_templates import common
+
+    for name in common.COMPANIES + common.EMITTER_EXTRA:
+        common.company_industry(name)  # KeyError names the company
+    for industry in ("軟體", "資訊", "生技"):
+        ceiling, covered = common.INDUSTRY_EMISSIONS[industry]
+        assert ceiling is not None and ceiling <= 20_000 and not covered, industry
+    big = {common.company_industry(common.pick_emitter(random.Random(s), 600_000)) for s in range(300)}
+    assert big <= {"鋼鐵", "化工", "塑膠", "水泥", "造紙", "半導體", "電子", "光電", "能源", "材料"}
+    assert "水泥" in big and "鋼鐵" in big
+    fee = {common.company_industry(common.pick_emitter(random.Random(s), 30_000, carbon_fee=True)) for s in range(300)}
+    assert fee and all(common.INDUSTRY_EMISSIONS[i][1] for i in fee)
+
+
+EMISSION_TEMPLATES = ("carbon_credits_basic1", "carbon_credits_basic2", "carbon_credits_inter1", "carbon_credits_inter2",
+                      "carbon_credits_adv1", "sustainability_reporting_basic1", "sustainability_reporting_basic2",
+                      "sustainability_reporting_inter1", "sustainability_reporting_inter2",
+                      "sustainability_reporting_adv1")
+
+
+@pytest.mark.parametrize("template_id", EMISSION_TEMPLATES)
+def test_emitting_companies_fit_their_industry(template_id):
+    from finchain_tw_templates import common
+
+    for seed in SEEDS:
+        p = _run(template_id, seed)
+        names = [co for co in common.COMPANIES + common.EMITTER_EXTRA if co in p.question]
+        assert names, (template_id, seed)
+        tonnes = [float(x.replace(",", "")) for x in re.findall(r"(\d[\d,]*)\s*公噸", p.question)]
+        if "排放量合計多少" in p.question:
+            tonnes.append(p.answer_value)
+        tonnes += [st.value for st in p.steps if "排放量" in st.label]  # emissions the solution computes
+        assert tonnes and all(common.emission_fits(co, max(tonnes), carbon_fee="碳費" in p.question)
+                              for co in names), (template_id, seed, p.question)
+
+
+@pytest.mark.parametrize("template_id", ["carbon_credits_inter1", "carbon_credits_adv1"])
+def test_allocated_allowances_are_an_assumption(template_id):
+    """Taiwan runs a carbon fee, not cap-and-trade (FACTS.md 5.9): the question says the cap is assumed."""
+    assert "5.9" in FACTS_MD.read_text("utf-8") and template_id in FACTS_MD.read_text("utf-8")
+    for seed in range(40):
+        q = _run(template_id, seed).question
+        assert "核配" in q and re.search(r"假設主管機關實施(?:溫室氣體)?總量管制", q) and "此為計算假設" in q, q

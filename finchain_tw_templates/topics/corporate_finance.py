@@ -68,7 +68,7 @@ def cs_inter1(rng: random.Random) -> Problem:
     debt = pick_money(rng, int(vu * 0.1), int(vu * 0.6), 100_000_000)
     t = TW_CORPORATE_TAX
     q = (f"{co}公司目前無舉債，公司價值為 {ntd(vu)}。公司計畫發行 {ntd(debt)} 的無到期日公司債並用以買回股票，"
-         f"所得稅率為 {pct(t, 0)}。依考慮公司所得稅的莫迪格里安尼與米勒資本結構理論，資本結構調整後的權益價值為多少？{ASK_MONEY}")
+         f"所得稅率為 {pct(t, 0)}。依 MM 理論（考慮公司所得稅），資本結構調整後的權益價值為多少？{ASK_MONEY}")
     c = Chain()
     shield = c.add("利息稅盾現值", t * debt, f"稅率 × 負債 = {pct(t, 0)} × {ntd(debt)}", ntd)
     vl = c.add("有舉債公司價值", vu + shield, f"{ntd(vu)} + {ntd(shield)}", ntd)
@@ -102,8 +102,8 @@ def cs_adv1(rng: random.Random) -> Problem:
     vu_est = ebit * (1 - t) / ru
     debt = pick_money(rng, int(vu_est * 0.15), int(vu_est * 0.5), 100_000)
     q = (f"{co}公司每年息前稅前利益（EBIT）預期永續維持 {ntd(ebit)}，目前無負債，無槓桿權益資金成本為 {pct(ru, 1)}，"
-         f"所得稅率 {pct(t, 0)}。公司擬以 {pct(rd)} 的利率舉借 {ntd(debt)} 永續負債並買回股票。依考慮公司所得稅的"
-         f"莫迪格里安尼與米勒資本結構理論，請計算資本結構調整後的權益資金成本。{ASK_PCT}")
+         f"所得稅率 {pct(t, 0)}。公司擬以 {pct(rd)} 的利率舉借 {ntd(debt)} 永續負債並買回股票。依 MM 理論"
+         f"（考慮公司所得稅），請計算資本結構調整後的權益資金成本。{ASK_PCT}")
     c = Chain()
     vu = c.add("無槓桿公司價值", ebit * (1 - t) / ru, f"{ntd(ebit)} × （1 − {pct(t, 0)}）÷ {pct(ru, 1)}", ntd)
     shield = c.add("利息稅盾現值", t * debt, f"{pct(t, 0)} × {ntd(debt)}", ntd)

@@ -73,7 +73,7 @@ def defi_basic2(rng: random.Random) -> Problem:
     price = pick_decimal(rng, 20, 4000, 2)
     ltv = pick_rate(rng, 50, 80, 5)
     q = (f"{who}在借貸協議中以 {num(qty, 1)} 枚{tok}作為擔保品，{tok}目前價格為 {usd(price, 2)}，"
-         f"協議的最高貸款成數為 {pct(ltv, 0)}。請計算最多可借出多少美元的穩定幣。{ASK_USD}")
+         f"協議的最高貸款成數為 {pct(ltv, 0)}。請計算{who}最多可借得多少美元的穩定幣。{ASK_USD}")
     c = Chain()
     val = c.add("擔保品價值", qty * price, f"{num(qty, 1)} × {usd(price, 2)}", usd)
     cap = c.add("最高可借金額", val * ltv, f"{usd(val)} × {pct(ltv, 0)}", usd)
@@ -105,7 +105,7 @@ def defi_inter2(rng: random.Random) -> Problem:
     price = pick_decimal(rng, 20, 4000, 2)
     lt = pick_rate(rng, 70, 90, 5)
     debt = pick_money(rng, int(qty * price * lt * 0.3), int(qty * price * lt * 0.9), 10)
-    q = (f"{who}以 {num(qty, 1)} 枚{tok}（現價 {usd(price, 2)}）作為擔保，借出 {usd(debt)} 的穩定幣。"
+    q = (f"{who}以 {num(qty, 1)} 枚{tok}（現價 {usd(price, 2)}）作為擔保，借入 {usd(debt)} 的穩定幣。"
          f"協議的清算門檻為 {pct(lt, 0)}，健康因子 = 擔保品價值 × 清算門檻 ÷ 借款金額，低於 1 即遭清算。"
          f"請計算{tok}價格距離觸發清算還可下跌多少百分比。{ASK_PCT}")
     c = Chain()

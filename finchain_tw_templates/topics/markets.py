@@ -307,7 +307,7 @@ def opt_adv1(rng: random.Random) -> Problem:
     sigma = pick_rate(rng, 15, 60, 1)
     t = rng.choice([0.25, 0.5, 0.75, 1.0, 1.5, 2.0])
     q = (f"{co}公司股票現價 {ntd(s)}，年化波動率 {pct(sigma, 0)}，無風險利率 {pct(r)}（連續複利），不發放股利。請以"
-         f"布萊克－休斯選擇權評價模型計算履約價格 {ntd(k)}、{num(t, 2)} 年後到期的歐式買權價格。{ASK_MONEY}")
+         f" Black-Scholes 模型計算履約價格 {ntd(k)}、{num(t, 2)} 年後到期的歐式買權價格。{ASK_MONEY}")
     c = Chain()
     d1 = c.add("d1", (math.log(s / k) + (r + sigma**2 / 2) * t) / (sigma * math.sqrt(t)),
                f"〔自然對數（{num(s, 1)} ÷ {k}）+ （{pct(r)} + {pct(sigma, 0)}² ÷ 2）× {num(t, 2)}〕÷ （{pct(sigma, 0)} × √{num(t, 2)}）")

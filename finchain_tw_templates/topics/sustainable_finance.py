@@ -21,6 +21,7 @@ from finchain_tw_templates.common import (
     pick_companies,
     pick_company,
     pick_decimal,
+    pick_emitter,
     pick_money,
     pick_person,
     pick_rate,
@@ -50,8 +51,8 @@ def bond_price(face: float, coupon: float, y: float, n: int) -> float:
 
 @template(D, "carbon_credits", "carbon_credits_basic1", "基礎")
 def carbon_credits_basic1(rng: random.Random) -> Problem:
-    co = pick_company(rng)
     red = pick_money(rng, 5_000, 300_000, 100)
+    co = pick_emitter(rng, red)
     buf = pick_rate(rng, 5, 20, 1)
     price = pick_money(rng, 200, 1_500, 10)
     c = Chain()
@@ -64,9 +65,9 @@ def carbon_credits_basic1(rng: random.Random) -> Problem:
 
 @template(D, "carbon_credits", "carbon_credits_basic2", "基礎")
 def carbon_credits_basic2(rng: random.Random) -> Problem:
-    co = pick_company(rng)
     threshold = CARBON_FEE_DEDUCTION
     emis = pick_money(rng, 26_000, 500_000, 100)
+    co = pick_emitter(rng, emis, carbon_fee=True)
     rate = rng.choice(CARBON_FEE_RATES)  # 一般費率 NT$300, 優惠費率 NT$100 / NT$50 (facts.py)
     c = Chain()
     base = c.add("計費排放量", emis - threshold, f"{num(emis)} − {num(threshold)}", lambda x: tons(x))
@@ -78,28 +79,31 @@ def carbon_credits_basic2(rng: random.Random) -> Problem:
 
 @template(D, "carbon_credits", "carbon_credits_inter1", "中級")
 def carbon_credits_inter1(rng: random.Random) -> Problem:
-    co = pick_company(rng)
     while True:
         emis = pick_money(rng, 50_000, 800_000, 100)
         free = pick_money(rng, round(emis * 0.5), round(emis * 0.95), 100)
         banked = pick_money(rng, 0, round(emis * 0.3), 100)
         if emis != free + banked:
             break
+    co = pick_emitter(rng, emis, carbon_fee=True)
     c = Chain()
     avail = c.add("可用額度合計", free + banked, f"{num(free)} + {num(banked)}", lambda x: tons(x))
     diff = c.add("排放量減可用額度", emis - avail, f"{num(emis)} − {num(avail)}", lambda x: tons(x))
     c.add("需購買的額度", max(diff, 0), f"{tons(diff)} 與 0 取較大者", lambda x: tons(x))
     ans = "是" if diff > 0 else "否"
     c.note("可用額度不足時須購買，是否需要購買排放額度", ans)
-    q = (f"{co}今年溫室氣體排放量 {num(emis)} {T}，取得免費核配額度 {num(free)} 公噸，另有以前年度存留可用的額度 {num(banked)} 公噸"
+    # Taiwan runs a carbon fee, not an emissions trading system (FACTS.md 5.9): the cap and the free allocation
+    # are the question's assumption.
+    q = (f"假設主管機關實施溫室氣體總量管制並核配免費排放額度（臺灣現行制度為碳費，此為計算假設）。{co}今年溫室氣體排放量 "
+         f"{num(emis)} {T}，獲核配免費額度 {num(free)} 公噸，另有以前年度存留可用的額度 {num(banked)} 公噸"
          f"（1 單位額度抵 1 公噸排放）。請問{co}今年是否需要在市場上購買排放額度？（請回答是或否）")
     return c.categorical(q, ans, {"emis": emis, "free": free, "banked": banked})
 
 
 @template(D, "carbon_credits", "carbon_credits_inter2", "中級")
 def carbon_credits_inter2(rng: random.Random) -> Problem:
-    co = pick_company(rng)
     x = pick_money(rng, 2_000, 100_000, 100)
+    co = pick_emitter(rng, x)
     fixed = pick_money(rng, 1_000_000, 50_000_000, 100_000)
     unit = pick_money(rng, 50, 800, 10)
     price = pick_money(rng, 300, 1_500, 10)
@@ -114,13 +118,13 @@ def carbon_credits_inter2(rng: random.Random) -> Problem:
 
 @template(D, "carbon_credits", "carbon_credits_adv1", "進階")
 def carbon_credits_adv1(rng: random.Random) -> Problem:
-    co = pick_company(rng)
     while True:
         e0 = pick_money(rng, 100_000, 1_000_000, 1_000)
         cut = pick_rate(rng, 2, 8, 0.5)
         allow = pick_money(rng, round(e0 * 0.5), round(e0 * 0.85), 1_000)
         if e0 * (1 - cut) ** 3 > allow * 1.02:
             break
+    co = pick_emitter(rng, e0, carbon_fee=True)
     p0 = pick_money(rng, 300, 1_200, 10)
     g = pick_rate(rng, 5, 20, 1)
     c = Chain()
@@ -132,8 +136,8 @@ def carbon_credits_adv1(rng: random.Random) -> Problem:
                      f"{num(short, 2)} × {ntd(p0)} × (1 + {pct(g, 0)})^{t - 1}", ntd)
         costs.append(cost)
     tot = c.add("三年購買成本合計", sum(costs), " + ".join(ntd(x) for x in costs), ntd)
-    q = (f"{co}今年（第 0 年）排放 {num(e0)} {T}，推動節能後預計排放量每年減少 {pct(cut, 1)}（以前一年為基準）。未來每年核配額度固定為 "
-         f"{num(allow)} 公噸，不足部分須購買碳權。第 1 年碳權價格每公噸 {ntd(p0)}，之後每年上漲 {pct(g, 0)}。"
+    q = (f"{co}今年（第 0 年）排放 {num(e0)} {T}，推動節能後預計排放量每年減少 {pct(cut, 1)}（以前一年為基準）。假設主管機關實施總量管制，"
+         f"未來每年核配{co}的額度固定為 {num(allow)} 公噸，不足部分須購買碳權（臺灣現行制度為碳費，此為計算假設）。第 1 年碳權價格每公噸 {ntd(p0)}，之後每年上漲 {pct(g, 0)}。"
          f"不考慮折現，請問第 1 至第 3 年購買碳權的總成本是多少？{ASK_MONEY_INT}")
     return c.numeric(q, tot, ntd(tot, 0), {"e0": e0, "cut": cut, "allow": allow, "p0": p0, "g": g})
 
@@ -418,7 +422,6 @@ def social_impact_investing_adv1(rng: random.Random) -> Problem:
 
 @template(D, "sustainability_reporting", "sustainability_reporting_basic1", "基礎")
 def sustainability_reporting_basic1(rng: random.Random) -> Problem:
-    co = pick_company(rng)
     fuel = pick_money(rng, 10_000, 2_000_000, 100)
     ef_f = pick_decimal(rng, 2.2, 2.8, 3)
     kwh = pick_money(rng, 100_000, 50_000_000, 1_000)
@@ -426,6 +429,7 @@ def sustainability_reporting_basic1(rng: random.Random) -> Problem:
     c = Chain()
     s1 = c.add("範疇一排放量", fuel * ef_f / 1000, f"{num(fuel)} × {ef_f} ÷ 1,000", lambda x: tons(x, 2))
     total = c.add("範疇一與範疇二合計", s1 + kwh * ef_e / 1000, f"{num(s1, 2)} + {num(kwh)} × {ef_e} ÷ 1,000", lambda x: tons(x, 2))
+    co = pick_emitter(rng, total)
     q = (f"{co}去年公務車與鍋爐共使用柴油 {num(fuel)} 公升，排放係數每公升 {ef_f} 公斤二氧化碳當量；外購電力 {num(kwh)} 度，"
          f"假設電力排碳係數為每度 {ef_e} 公斤二氧化碳當量。請問範疇一與範疇二排放量合計多少{T}？{ASK_NUM}")
     return c.numeric(q, total, num(total, 2), {"fuel": fuel, "ef_f": ef_f, "kwh": kwh, "ef_e": ef_e})
@@ -433,8 +437,8 @@ def sustainability_reporting_basic1(rng: random.Random) -> Problem:
 
 @template(D, "sustainability_reporting", "sustainability_reporting_basic2", "基礎")
 def sustainability_reporting_basic2(rng: random.Random) -> Problem:
-    co = pick_company(rng)
     emis = pick_money(rng, 1_000, 800_000, 10)
+    co = pick_emitter(rng, emis)
     rev = pick_money(rng, 500_000_000, 200_000_000_000, 10_000_000)
     c = Chain()
     m = c.add("營業收入（百萬元）", rev / 1_000_000, f"{ntd(rev)} ÷ 1,000,000", lambda x: num(x, 2))
@@ -446,10 +450,10 @@ def sustainability_reporting_basic2(rng: random.Random) -> Problem:
 
 @template(D, "sustainability_reporting", "sustainability_reporting_inter1", "中級")
 def sustainability_reporting_inter1(rng: random.Random) -> Problem:
-    co = pick_company(rng)
     kwh = pick_money(rng, 1_000_000, 100_000_000, 1_000)
     rec = pick_money(rng, 0, round(kwh * 0.6), 1_000)
     ef = pick_decimal(rng, 0.45, 0.55, 3)
+    co = pick_emitter(rng, kwh * ef / 1000)
     c = Chain()
     loc = c.add("地點基礎範疇二排放量", kwh * ef / 1000, f"{num(kwh)} × {ef} ÷ 1,000", lambda x: tons(x, 2))
     mkt = c.add("市場基礎範疇二排放量", (kwh - rec) * ef / 1000, f"({num(kwh)} − {num(rec)}) × {ef} ÷ 1,000", lambda x: tons(x, 2))
@@ -461,13 +465,13 @@ def sustainability_reporting_inter1(rng: random.Random) -> Problem:
 
 @template(D, "sustainability_reporting", "sustainability_reporting_inter2", "中級")
 def sustainability_reporting_inter2(rng: random.Random) -> Problem:
-    co = pick_company(rng)
     while True:
         e0 = pick_money(rng, 10_000, 1_000_000, 100)
         target = pick_rate(rng, 5, 30, 1)
         e1 = pick_money(rng, round(e0 * (1 - target - 0.1)), round(e0 * (1 - target + 0.08)), 100)
         if abs(1 - e1 / e0 - target) > 0.001:
             break
+    co = pick_emitter(rng, max(e0, e1))
     c = Chain()
     red = c.add("減排量", e0 - e1, f"{num(e0)} − {num(e1)}", lambda x: tons(x))
     rate = c.add("相對基準年的減排比例", red / e0, f"{num(red)} ÷ {num(e0)}", pct)
@@ -481,12 +485,12 @@ def sustainability_reporting_inter2(rng: random.Random) -> Problem:
 
 @template(D, "sustainability_reporting", "sustainability_reporting_adv1", "進階")
 def sustainability_reporting_adv1(rng: random.Random) -> Problem:
-    co = pick_company(rng)
     e0 = pick_money(rng, 20_000, 2_000_000, 1_000)
     total_cut = pick_rate(rng, 25, 50, 1)
     years = rng.choice([8, 9, 10, 12])
     k = rng.randint(2, years - 3)
     e_now = pick_money(rng, round(e0 * (1 - total_cut * k / years - 0.05)), round(e0 * (1 - total_cut * k / years + 0.08)), 100)
+    co = pick_emitter(rng, max(e0, e_now))
     c = Chain()
     path = c.add("今年依線性路徑應有的排放量", e0 * (1 - total_cut * k / years),
                  f"{num(e0)} × (1 − {pct(total_cut, 0)} × {k} ÷ {years})", lambda x: tons(x, 2))
