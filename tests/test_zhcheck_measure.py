@@ -308,3 +308,18 @@ def test_bare_note_number_count_reads_the_english_label():
     assert bare_note_numbers(rec("securities borrowed2", "借入證券 2")) == 1
     assert bare_note_numbers(rec("securities borrowed2", "借入證券（註 2）")) == 0
     assert bare_note_numbers(rec("tier 1", "第一類 1")) == 0
+
+
+def test_evidence_prose_rows_count_header_years_bare_amounts_and_bullets():
+    """r31b C2/C3 measure rows: a caption ending in the header's years, a 5+-digit amount without separators
+    before a unit or after 「$」, an inline 「•」; years inside a sentence, grouped amounts and ids do not count."""
+    from tw_fin_eval.zhcheck.patterns import PATTERNS
+
+    rows = {p.name: p.count for p in PATTERNS}
+    years = rows["header years left at the end (evidence prose)"]
+    bare = rows["5+-digit amount without separators (evidence prose)"]
+    assert years("下表為調節：截至 12 月 31 日止年度（金額單位：百萬美元） 2012 2011 2010。") == 1
+    assert years("下表為 2012 年、2011 年及 2010 年度之調節（百萬美元）。") == 0
+    assert bare("股數分別為 113941 股、130085 股") == 2 and bare("支付 $ 5583333；") == 1
+    assert bare("股數為 113,941 股，支付 $ 5,583,333") == 0 and bare("於 2017 年發行 1000 台") == 0
+    assert rows["inline • bullet (evidence prose)"]("如下：• 甲；• 乙") == 2

@@ -58,6 +58,9 @@ _NEG_DUP = r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)"
 
 _HALF_MARK = r"(?<=[^\W\d_]|[）)%.])\s*\(\s*(?:[a-z]|\d{1,2})\s*\)|(?<=\d)\s+\(\s*(?:[a-jl-z]|\d{1,2})\s*\)(?=\s*(?:（|$|[^\d\s$(]))"
 
+_BARE_AMOUNT = (r"(?<![\d,.])\d{5,}(?![\d,.])(?=\s*(?:股|台|美元|元|萬|億|名|單位|桶|平方英尺))"
+                r"|\$\s?-?\d{5,}(?![\d,.])")
+
 _VALUE_END = re.compile(r"\s*(?:為)?\s*[-+$\d,.%()\s—–]*$")
 
 
@@ -160,6 +163,13 @@ PATTERNS: tuple[Pattern, ...] = (
     # (「購買義務 ( a )」, 「買回股份總數 ( 1 )」, 「18322320 ( 1 )」) — glossary §1.19 writes 「（a）」 / 「（註 1）」;
     # 「401 ( k )」 is a plan's name, not a mark
     Pattern("half-width footnote mark ( a ) / ( 1 )", _regex(_HALF_MARK), ALL),
+    # r31b C2: a caption that ends in the table's header years (「…（金額單位：百萬美元） 2012 2011 2010。」);
+    # C3: an amount of five or more digits without thousands separators before a unit or after 「$」
+    # (「113941 股」, 「$ 5583333」; years, ids and codes have no unit), and the source's inline 「•」 bullets
+    Pattern("header years left at the end (evidence prose)", _regex(r"(?:\s(?:19|20)\d\d){2,}\s*[。.]?\s*$"),
+            frozenset({EVIDENCE_TEXT})),
+    Pattern("5+-digit amount without separators (evidence prose)", _regex(_BARE_AMOUNT), frozenset({EVIDENCE_TEXT})),
+    Pattern("inline • bullet (evidence prose)", _regex("•"), frozenset({EVIDENCE_TEXT})),
 )
 
 
