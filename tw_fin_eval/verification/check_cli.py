@@ -27,13 +27,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--markdown", action="store_true",
                         help="print only the counts tables of docs/VERIFICATION.md (after validating)")
     parser.add_argument("--audit-sample", type=int, metavar="N",
-                        help="print N seeded random verified units without a sweep (the independent audit sample)")
+                        help="print N seeded random verified units without a sweep that no other seed's audit read "
+                             "(the independent audit sample; with --all)")
     parser.add_argument("--seed", type=int, default=2029, help="seed of --audit-sample (default: %(default)s)")
     parser.add_argument("--audit", action="store_true",
                         help="print only the audit tables of docs/VERIFICATION.md (every verification/audit_<seed>.jsonl)")
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.audit_sample and not args.all:
+        raise InputError("--audit-sample draws over every verified subset and excludes what other audits read: "
+                         "add --all", field="--audit-sample")
     root = paths.sources_dir(args.sources)
     covs, loaded = {}, {}
     for subset in VERIFIED_SUBSETS if args.all else [args.subset]:
@@ -58,7 +62,10 @@ def main(args: argparse.Namespace) -> int:
         return 0
     if args.audit_sample:
         try:
-            sample = audit_sample(loaded, args.audit_sample, args.seed)
+            by_seed = {seed: frozenset((ln.id, ln.turn) for ln in lines) for seed, lines in audits}
+            elsewhere = frozenset().union(*(keys for seed, keys in by_seed.items() if seed != args.seed))
+            sample = audit_sample(loaded, args.audit_sample, args.seed, audited_elsewhere=elsewhere,
+                                  read_here=by_seed.get(args.seed, frozenset()))
         except ValueError as exc:
             raise InputError(str(exc), field="--audit-sample") from None
         for v in sample:

@@ -294,30 +294,29 @@ def coverage(subset: str, items: list[SourceItem], verdicts: dict[tuple[str, int
                     Counter((v.sweep["class"], v.sweep["changed"]) for v in verdicts.values() if v.sweep))
 
 
-def audit_sample(verdicts_by_subset: dict[str, dict[tuple[str, int | None], Verdict]], n: int,
-                 seed: int) -> list[Verdict]:
-    """A seeded random sample of `n` verified units for an independent audit of the sweep: units with a
-    `sweep` (changed or read by it) are excluded; the subsets contribute in proportion to their eligible
-    units (largest remainder), listed in one seeded random order across subsets. Same verdicts + same seed →
-    same sample."""
-    import random
+def audit_sample(verdicts_by_subset: dict[str, dict[tuple[str, int | None], Verdict]], n: int, seed: int, *,
+                 audited_elsewhere: frozenset[tuple[str, int | None]] = frozenset(),
+                 read_here: frozenset[tuple[str, int | None]] = frozenset()) -> list[Verdict]:
+    """A seeded random sample of `n` verified units for an independent audit: units with a `sweep` (changed or
+    read by it) and units another seed's audit already read (`audited_elsewhere`) are excluded, so every seed
+    audits fresh units.
 
-    pools = {s: sorted((v for v in vs.values() if v.status == "verified" and v.sweep is None),
-                       key=lambda v: (v.id, -1 if v.turn is None else v.turn)) for s, vs in verdicts_by_subset.items()}
-    total = sum(len(p) for p in pools.values())
-    if n > total:
-        raise ValueError(f"asked for {n} units, only {total} verified units without a sweep")
-    quotas = {s: n * len(p) // total for s, p in pools.items()}
-    rest = sorted(pools, key=lambda s: -(n * len(pools[s]) % total))
-    for s in rest[: n - sum(quotas.values())]:
-        quotas[s] += 1
-    rng = random.Random(seed)
-    sample = [v for s, p in pools.items() for v in rng.sample(p, quotas[s])]
-    # one random order over the subsets: an auditor who reads the list from the top and stops early still holds
-    # a random sample of every subset (the seed-2029 list printed FinQA first, and a read of its first 57 saw no
-    # ConvFinQA unit)
-    rng.shuffle(sample)
-    return sample
+    Each unit's place is a keyed hash of (seed, id, turn), one order across subsets (an auditor who stops early
+    still holds a random sample of every subset). The order of the remaining units does not move when other units
+    are corrected later, and the units this seed's own audit has read (`read_here`) keep their place whatever
+    their status is now, so the list an auditor works from stays the same while the audit's finds are corrected.
+    Same verdicts + same seed → same sample. (Seeds 2029 and 2030 were drawn by an earlier rule; their files
+    list the units.)"""
+    import hashlib
+
+    def place(v: Verdict) -> bytes:
+        return hashlib.sha256(f"{seed}\t{v.id}\t{'' if v.turn is None else v.turn}".encode()).digest()
+
+    pool = [v for vs in verdicts_by_subset.values() for v in vs.values()
+            if v.key in read_here or (v.status == "verified" and v.sweep is None and v.key not in audited_elsewhere)]
+    if n > len(pool):
+        raise ValueError(f"asked for {n} units, only {len(pool)} verified units without a sweep or an earlier audit")
+    return sorted(pool, key=place)[:n]
 
 
 def counts_markdown(covs: dict[str, Coverage]) -> str:
