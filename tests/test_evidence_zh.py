@@ -467,3 +467,36 @@ def test_a_footnote_number_glued_to_an_english_label_prints_as_a_note():
     assert render_row(fixed, 1).startswith("借入證券（註 2）：")
     table = [["（十億美元）", "2008 年 12 月 31 日", "2007 年 12 月 31 日 ( 1 )"], ["擔保品池", "$ 85", "$ 150"]]
     assert render_row(table, 1) == "擔保品池：2008 年 12 月 31 日為 $ 85、2007 年 12 月 31 日（註 1）為 $ 150（單位：十億美元）。"
+
+
+def test_a_range_dash_code_inside_a_cell_prints_as_a_range_in_table_and_evidence():
+    from tw_fin_eval.evidence_zh import display_table
+    from tw_fin_eval.zhcheck.rules import table_issues
+
+    en = [["", "2007", "2005"], ["range of risk free interest rates", "4.98% ( 4.98 % ) 20145.05% ( 20145.05 % )",
+                                  "0.26% ( 0.26 % ) 2013 0.36% ( 0.36 % )"],
+          ["grant-date fair value", "$ 81.99 2013 $ 85.05", "$ 12 2014"]]
+    zh = [["", "2007", "2005"], ["無風險利率區間", en[1][1], en[1][2]], ["給與日公允價值", en[2][1], en[2][2]]]
+    shown = display_table(zh)
+    # the meaning error this fixes: 4.98%–5.05% printed as 「4.98% 20,145.05%」 (a rate of 20,145%)
+    assert shown[1][1:] == ["4.98% 至 5.05%", "0.26% 至 0.36%"]
+    assert shown[2][1] == "$ 81.99 至 $ 85.05" and "至" not in shown[2][2]  # no second figure: not a range
+    assert "4.98% 至 5.05%" in render_row(zh, 1) and "20,145" not in render_row(zh, 1)
+    assert table_issues(en, shown, displayed=True) == []
+    wrong = [list(r) for r in shown]
+    wrong[1][1] = "4.98% 至 5.15%"
+    assert table_issues(en, wrong, displayed=True)  # a changed figure is still caught
+
+
+def test_the_data_checker_accepts_a_named_change_header_only_in_the_header_row():
+    from tw_fin_eval.zhcheck.rules import table_issues
+
+    en = [["( in millions )", "for the years ended december 31 , 2017", "for the years ended december 31 , $", "% (  % )"],
+          ["revenue", "$ 5", "$ 1", "25% ( 25 % )"]]
+    zh = [["（百萬美元）", "截至 2017 年 12 月 31 日止年度", "變動金額", "變動 %"], ["營收", "$ 5", "$ 1", "25%"]]
+    assert table_issues(en, zh, displayed=True) == []
+    bad = [zh[0], ["營收", "$ 5", "變動金額", "25%"]]  # a data cell is not a header
+    assert table_issues(en, bad, displayed=True)
+    renamed = [["（百萬美元）", "截至 2017 年 12 月 31 日止年度", "變動 %", "變動 %"], zh[1]]
+    assert table_issues([["( in millions )", "for the years ended december 31 , 2017", "2016", "% (  % )"], en[1]],
+                        renamed, displayed=True)  # a year column is not change debris

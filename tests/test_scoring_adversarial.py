@@ -53,7 +53,9 @@ FinChain-TW items, each verdict written before the scorer was run:
 Three cases adjudicated `wrong` under the former rule «signs always count» (1104, 4145, 4335: «這兩年之間的差額», «兩者的
 差額», «2015 年與 2014 年間，自由現金流量的差額» answered with the magnitude of a negative gold) were re-adjudicated `correct`
 when the scorer began accepting either sign for an undirected difference (issue 29, path `undirected_difference`); each
-case's note says so.
+case's note says so. Five more (1037, 1038, 1061, 1081, 5049: «累積其他綜合損失餘額的淨變動», «淨流出的差額», «外幣換算損失的
+最小金額», a loss-to-gain ratio) were re-adjudicated `correct` when it began accepting either sign for a loss or an outflow
+asked by name (path `loss_named`).
 
 Every case must agree with the headline (strict) verdict — `refused` is a wrong answer that declines, so a case
 adjudicated `wrong` also agrees with it; a regression in any class shows up as the cases it breaks."""

@@ -335,3 +335,45 @@ def test_words_for_no_change_are_zero():
         assert _numeric(f"答案：{word}", 0.0, q).correct, word
         assert not _numeric(f"答案：{word}", 5.0, q).correct, word
     assert _numeric("答案：不變的是 3", 3.0, q).correct  # a number on the line wins
+
+
+# ---- a loss or an outflow asked by name: either sign (issue 29 class 4; audit 2032 convfinqa 0015 t0, 0268 t0) ----
+LOSS_QUESTIONS = [
+    "2015 年的累積其他綜合損失總額是多少？",
+    "投資活動之現金流出是多少？",
+    "2013 年至 2014 年間，累積其他綜合損失總額的淨變動是多少？",
+    "該公司 2012 年的淨損失是多少（以百萬計）？",
+    "用於投資活動之淨現金是多少？",
+    "What was the accumulated other comprehensive loss in 2015?",
+]
+
+
+@pytest.mark.parametrize("question", LOSS_QUESTIONS)
+def test_a_loss_asked_by_name_accepts_either_sign(question):
+    assert match.sign_free(question) == match.PATH_LOSS
+    for gold in (9402.0, -9402.0):
+        for answer in ("答案：9402", "答案：-9,402", "答案：−9402"):
+            assert _numeric(answer, gold, question).correct, (question, gold, answer)
+        assert not _numeric("答案：9000", gold, question).correct  # the magnitude still counts
+        assert not _numeric("答案：-9000", gold, question).correct
+
+
+@pytest.mark.parametrize("question", [
+    "2015 年的淨利（損失）是多少？",  # a gain-or-loss: the sign says which
+    "本期損益是多少？",
+    "2015 年的備抵損失是多少？",  # a balance that holds losses
+    "貸款損失準備從 2012 年到 2013 年的變動是多少？",  # …whose change has a direction
+    "信用損失費用的變動是多少？",  # a change of an expense named 損失: not a net result
+    "虧損增加了多少？",  # an increase asked: positive
+    "累積其他綜合損失的變動是多少（減少時為負值）？",  # a sign asked
+    "What was the net income (loss) in 2015?",
+    "What was the change in the allowance for loan losses?",
+    "2015 年的營業收入是多少？",
+    "2003 年至 2004 年，減損費用及淨損失的變動百分比是多少？",  # an expense line's change
+    "這個數值再減去籌資活動之現金流出是多少？",  # an arithmetic result has its own sign
+    "今年剩下的可承受損失額度是多少？",  # a headroom
+])
+def test_a_loss_rule_keeps_the_sign_where_it_means_something(question):
+    assert match.sign_free(question) != match.PATH_LOSS
+    if not match.sign_free(question):
+        assert not _numeric("答案：-9402", 9402.0, question).correct

@@ -342,9 +342,36 @@ def _value(cell: str, keep: frozenset[float] = frozenset()) -> str:
     m = _DASH_CODE_RE.fullmatch(cell)
     if m and float(m.group(1)) not in keep:
         return "—"
-    cell = _PCT_DUP_RE.sub(r"\1%", cell)
+    cell = range_dashes(_PCT_DUP_RE.sub(r"\1%", cell))
     cell = _NEG_PCT_RE.sub(lambda m: f"-{m.group(1)}{'%' if m.group(2) == '%' else ' ' + m.group(2)}", cell)
     return _NEG_DUP_RE.sub(r"-\1", cell)
+
+
+# a dash code between two values of one kind in a data cell is the range's dash: 「0.26% 2013 0.36%」, 「$ 81.99 2013
+# $ 85.05」, and glued to a percent, 「4.98% 20145.05%」 (4.98%–5.05%; no rate of 20,145% sits beside 4.98%)
+_RANGE_CODE_RE = re.compile(r"(?P<a>(?P<da>\$\s*)?-?\d[\d,]*(?:\.\d+)?(?P<pa>\s*%)?)(?P<gap>\s+)(?:2013|2014)"
+                            r"(?P<sp>\s*)(?P<b>(?P<db>\$\s*)?-?\d[\d,]*(?:\.\d+)?(?P<pb>\s*%)?)(?![\d.,])")
+
+
+def range_dashes(cell: str) -> str:
+    """FinQA's OCR of a range dash inside a cell written as a range: 「0.26% 2013 0.36%」 → 「0.26% 至 0.36%」,
+    「$ 81.99 2013 $ 85.05」 → 「$ 81.99 至 $ 85.05」, 「4.98% 20145.05%」 → 「4.98% 至 5.05%」. Both ends must be
+    percents or both dollar amounts (a plain 「12 2014 15」 may be a year between figures); a code glued to the
+    second figure only for percents.
+
+    >>> range_dashes("4.98% 20145.05%"), range_dashes("$ 61.27 2013 $ 63.48"), range_dashes("27.5% 201428.7%")
+    ('4.98% 至 5.05%', '$ 61.27 至 $ 63.48', '27.5% 至 28.7%')
+    >>> range_dashes("12 2014 15"), range_dashes("5% 2014 $ 3"), range_dashes("$ 5 2014"), range_dashes("2.0% 20145")
+    ('12 2014 15', '5% 2014 $ 3', '$ 5 2014', '2.0% 20145')
+    """
+    def one(m: re.Match) -> str:
+        pct, dollar = bool(m["pa"]) and bool(m["pb"]), bool(m["da"]) and bool(m["db"])
+        same = (pct and not m["da"] and not m["db"]) or (dollar and not m["pa"] and not m["pb"])
+        if not same or (not m["sp"] and not pct):
+            return m.group(0)
+        return f"{m['a']} 至 {m['b']}"
+
+    return _RANGE_CODE_RE.sub(one, cell)
 
 
 def _unit_suffix(unit: str) -> str:

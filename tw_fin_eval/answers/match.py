@@ -71,6 +71,13 @@ from tw_fin_eval.answers.vocabulary import (
     DECREASE_NOUNS,
     DECREASE_VERBS,
     DIRECTED_DIFFERENCE,
+    LOSS_ASKED,
+    LOSS_BALANCES,
+    LOSS_CHANGE_WORDS,
+    LOSS_EITHER_WAY,
+    LOSS_INCREASE_WORDS,
+    LOSS_NOT_THE_AMOUNT,
+    LOSS_RESULTS,
     NAMED_RATIOS,
     NO_GOLD_WORDS,
     NON_PERCENT_RATE_BEFORE,
@@ -101,6 +108,7 @@ PATH_CONTEXT = "context_unit"  # 「7.72 億美元」 for gold 772 when the reco
 PATH_POINTS = "percentage_points"  # 「16.58 個百分點」 for a gold of 16.58 percentage points
 PATH_UNSIGNED = "direction_in_question"  # 「7.95%」 for gold −0.0795 when the question asks for the decrease
 PATH_UNDIRECTED = "undirected_difference"  # 「41」 for gold −41 when the question asks 「這兩個數值的差額」
+PATH_LOSS = "loss_named"  # 「-9,402」 for gold 9402 when the question asks 「累積其他綜合損失總額是多少」
 
 
 # ---- what the question asks for ------------------------------------------------------------------------
@@ -201,13 +209,48 @@ def undirected_difference(*questions: str | None) -> bool:
             and not any(_directed(q) for q in qs))
 
 
+_LOSS_ASKED = re.compile(alternation(LOSS_ASKED), re.I)
+_LOSS_EITHER_WAY = re.compile(alternation(LOSS_EITHER_WAY), re.I)
+_LOSS_BALANCES = re.compile(alternation(LOSS_BALANCES), re.I)
+_LOSS_RESULTS = re.compile(alternation(LOSS_RESULTS), re.I)
+_LOSS_CHANGE = re.compile(alternation(LOSS_CHANGE_WORDS), re.I)
+_LOSS_NOT_THE_AMOUNT = re.compile(alternation(LOSS_NOT_THE_AMOUNT), re.I)
+_INCREASE_ASKED = re.compile(alternation(LOSS_INCREASE_WORDS), re.I)
+
+
+@functools.lru_cache(maxsize=8192)
+def _loss_named(question: str) -> bool:
+    asked = asked_part(question)[0]
+    if (_SIGN_ASKED.search(normalize(question)) or _LOSS_EITHER_WAY.search(asked) or _LOSS_BALANCES.search(asked)
+            or _LOSS_NOT_THE_AMOUNT.search(asked)):
+        return False
+    if _INCREASE_ASKED.search(asked):
+        return False  # «虧損增加了多少» asks the growth: positive
+    if _LOSS_CHANGE.search(asked):
+        return bool(_LOSS_RESULTS.search(asked))
+    return bool(_LOSS_ASKED.search(asked))
+
+
+def loss_named(*questions: str | None) -> bool:
+    """The asked clause names a loss or an outflow as the quantity (vocabulary `LOSS_ASKED`): its amount
+    («2015 年的累積其他綜合損失總額是多少», «投資活動之現金流出是多少») or a neutral change of a net loss, an
+    accumulated comprehensive loss or an outflow («累積其他綜合損失總額的淨變動»). Filings print such amounts
+    with either sign, and the word gives the direction, so the magnitude counts with either sign. Not a
+    gain-or-loss, a loss allowance or reserve, an increase asked, an arithmetic result or a headroom, or a
+    question that asks for a sign."""
+    return any(q and _loss_named(q) for q in questions)
+
+
 def sign_free(*questions: str | None) -> str | None:
     """The rule under which the sign of an answer does not count (its `path`), or None: the question names the
-    decrease (`direction_in_question`) or asks an undirected difference (`undirected_difference`)."""
+    decrease (`direction_in_question`), asks an undirected difference (`undirected_difference`) or names a loss
+    or an outflow as the asked quantity (`loss_named`)."""
     if direction_in_question(*questions):
         return PATH_UNSIGNED
     if undirected_difference(*questions):
         return PATH_UNDIRECTED
+    if loss_named(*questions):
+        return PATH_LOSS
     return None
 
 

@@ -209,6 +209,34 @@ DIRECTED_DIFFERENCE = ("(?:從|从|由|自)[^，,。；;]*(?:到|至|起)", r"\d
 # "negative if", "as a positive number".
 SIGN_ASKED = ("正數", "正数", "正值", "負數", "负数", "負值", "负值", "正負", "正负", "絕對值", "绝对值",
               r"\bnegative\b", r"\bpositive\b", r"\babsolute\b", r"\bsign\b")
+# A loss or an outflow asked by its name («累積其他綜合損失總額是多少», «投資活動之現金流出», «淨損失的變動», "the
+# accumulated other comprehensive loss", "cash used in investing"): the word carries the direction, and filings print
+# such amounts either way (a table's −9,402 under 「（損失）」, the text's 「損失 9,402」; a balance of −4,190 that grew
+# to −6,826 «增加 2,636»), so the magnitude counts with either sign. Not a quantity that can go either way — a
+# gain-or-loss («損益», «淨利（損失）», "income (loss)") — nor a balance that holds losses («備抵損失», «損失準備»,
+# "allowance for loan losses", «損失率»), whose change has a direction; and not when the question asks for a sign.
+LOSS_ASKED = (*LOSS_WORDS, r"用於[^，,。；;]{0,8}活動", r"\bloss(?:es)?\b", r"\boutflows?\b", r"\bdeficits?\b",
+              r"\bused (?:in|for|by)\b")
+LOSS_EITHER_WAY = ("損益", "损益", "盈虧", "盈亏", r"[（(]\s*(?:淨)?(?:損失|虧損|损失|亏损)\s*[)）]",
+                   r"(?:利益|利得|收益|盈餘|淨利|所得)\s*(?:或|及|與|和|／|/)\s*(?:損失|虧損)",
+                   r"(?:損失|虧損)\s*(?:或|及|與|和|／|/)\s*(?:利益|利得|收益|盈餘)", r"\(\s*loss(?:es)?\s*\)",
+                   r"\b(?:gains?|income|profit|earnings)\s*(?:or|and|/)\s*loss", r"\bloss(?:es)?\s*(?:or|and|/)\s*(?:gains?|income|profit)")
+# …and a change of a loss has a direction unless the loss is a balance or a flow a filing prints as a negative (an
+# accumulated comprehensive loss or deficit, an outflow, cash used) and the change word names none («淨變動», not
+# «增加»): «減損費用及淨損失的變動» is an expense line's change, with a direction.
+LOSS_RESULTS = ("綜合損失", "综合损失", "累積虧損", "累积亏损", "累計虧損", "累计亏损", "待彌補虧損", "流出", "赤字",
+                "用於[^，,。；;]{0,8}活動", r"\bcomprehensive loss\b", r"\boutflows?\b", r"\bdeficits?\b",
+                r"\bused (?:in|for|by)\b")
+# An arithmetic result or a headroom asked about a loss («這個數值再減去籌資活動之現金流出», «剩下的可承受損失額度»)
+# has its own sign.
+LOSS_NOT_THE_AMOUNT = ("減去", "减去", "減掉", "减掉", "加上", "加總", "加总", "乘以", "除以", "剩下", "剩餘", "剩余", "額度",
+                       "额度", "上限", r"\bminus\b", r"\bplus\b", r"\bsubtract", r"\bdivided\b", r"\bremaining\b",
+                       r"\bcapacity\b", r"\blimit\b")
+LOSS_INCREASE_WORDS = ("增加", "增长", "增長", "成長", "成长", "上升", "提高", "擴大", "扩大", r"\bincrease", r"\bgrowth\b",
+                       r"\brise\b", r"\bgrew\b")  # «虧損增加了多少» asks the growth: positive
+LOSS_CHANGE_WORDS = ("變動", "变动", "變化", "变化", "增減", "增减", "差額", "差额", r"\bchanges?\b")
+LOSS_BALANCES = ("準備", "准备", "備抵", "备抵", "損失率", "损失率", r"\ballowance", r"\breserves?\b", r"\bprovisions?\b",
+                 r"\bloss ratio", r"\bloss reserve")
 NO_CHANGE_WORDS = ("持平", "不變", "沒有變(?:化|動)", "無變(?:化|動)", "沒有增減", r"^\W*(?:零|0)\W*$",  # a lone zero
                    r"\bunchanged\b", r"\bno change\b")
 

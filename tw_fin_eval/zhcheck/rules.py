@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tw_fin_eval.evidence_zh import footnote_marks
+from tw_fin_eval.evidence_zh import footnote_marks, range_dashes
 from tw_fin_eval.finding import Finding
 from tw_fin_eval.glossary import Glossary, load_glossary
 
@@ -856,8 +856,10 @@ def displayed_as(en_cell: str, zh_cell: str) -> bool:
     Identical; or with thousands separators, FinQA's duplicated rendering written once (「-34 ( 34 )」 →
     「-34」, 「6.5% ( 6.5 % )」 → 「6.5%」, 「( 41 ) % ( % )」 → 「-41%」), a dash code (2014, 2013, 2212) as 「—」,
     footnote marks full-width (`evidence_zh.footnote_marks`: 「18322320 ( 1 )」 → 「18,322,320（註 1）」), a note
-    column's 「-10 ( 10 )」 as 「（註 10）」.
+    column's 「-10 ( 10 )」 as 「（註 10）」, a range's dash code as 「至」 (`evidence_zh.range_dashes`).
 
+    >>> displayed_as("4.98% ( 4.98 % ) 20145.05% ( 20145.05 % )", "4.98% 至 5.05%"), displayed_as("4.98% 20145.05%", "4.98% 至 5.06%")
+    (True, False)
     >>> displayed_as("$ -30584 ( 30584 )", "$ -30,584"), displayed_as("2014", "—"), displayed_as("1234", "1,243")
     (True, True, False)
     >>> displayed_as("18322320 ( 1 )", "18,322,320（註 1）"), displayed_as("-10 ( 10 )", "（註 10）"), displayed_as("-10 ( 10 )", "（註 1）")
@@ -875,7 +877,13 @@ def displayed_as(en_cell: str, zh_cell: str) -> bool:
                 en_cell.strip())
     en = re.sub(r"\(\s*(\d[\d,]*(?:\.\d+)?)\s*\)\s*%(?:\s*\(\s*%\s*\))?", r"-\1%", en)
     en = footnote_marks(re.sub(r"-(\d[\d,]*(?:\.\d+)?)\s*\(\s*\1\s*\)", r"-\1", en), figures=True)
-    return en == _DIGIT_GROUP_RE.sub("", zh_cell.strip())
+    return range_dashes(en) == _DIGIT_GROUP_RE.sub("", zh_cell.strip())
+
+
+# a change column's header that FinQA left as debris after the period lead, which a built record's table prints as
+# 「變動金額」 / 「變動 %」 (`evidence_zh._header_cell`): the period's numerals go with the debris
+_CHANGE_HEADERS = frozenset({"變動金額", "變動 %"})
+_CHANGE_HEADER_EN_RE = re.compile(r"\s*(?:[^$%]*,\s*)?(?:\$\s*(?:change)?|%\s*\(\s*%\s*\)\s*(?:change)?|\$?\s*change)\s*", re.I)
 
 
 def table_issues(en_table: list[list[str]], zh_table: list[list[str]], *, displayed: bool = False) -> list[Finding]:
@@ -892,6 +900,8 @@ def table_issues(en_table: list[list[str]], zh_table: list[list[str]], *, displa
                                     " | ".join(zh_row)[:60], code="table_columns"))
             continue
         for c, (en_cell, zh_cell) in enumerate(zip(en_row, zh_row)):
+            if displayed and r == 0 and zh_cell.strip() in _CHANGE_HEADERS and _CHANGE_HEADER_EN_RE.fullmatch(en_cell):
+                continue  # 「for the years ended december 31 , $」, 「% (  % )」: the display names the change column
             if not _LATIN_RE.search(en_cell):
                 if en_cell != zh_cell and not (displayed and displayed_as(en_cell, zh_cell)):
                     findings.append(Finding("table_cell",
