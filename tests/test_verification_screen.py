@@ -581,3 +581,12 @@ def test_committed_additions_are_in_the_built_prompts(built):
     conv = recs["convfinqa_tw-dev-0138"]
     assert "因收購奧克拉荷馬州之 STACK 資產而增加 34 百萬桶油當量" in conv["first_user_prefix"]
     assert conv["turns"][1]["gold_status"] == "fixed" and conv["turns"][1]["answer_value"] == 34
+
+
+def test_restated_only_tells_an_amount_shown_only_in_another_unit():
+    from tw_fin_eval.verification.screen import PromptNumbers
+
+    shown = PromptNumbers("維修及保養費用總額分別為 22 億美元及 20 億美元；應付帳款 $ 819（單位：百萬美元）。")
+    assert shown.restated_only(2.2) and shown.restated_only(2200)  # the page's $ 2.2 billion, seen only as 22 億
+    assert not shown.restated_only(819) and not shown.restated_only(22)  # written as it is
+    assert not shown.restated_only(5.5)  # not in the prompt at all (missing_fact's business)

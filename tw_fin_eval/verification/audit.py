@@ -135,4 +135,5 @@ def card_line(verification_dir: Path) -> str | None:
     lo, hi = total.interval or (0.0, 0.0)
     return (f"獨立抽查 independent audit（seed {seed}，隨機抽出之 verified 單位，由未參與判讀者重讀 re-read by an auditor who "
             f"read none of them）：{total.read:,} 個單位中 {total.wrong:,} 個有誤 wrong（{total.rate:.1%}，"
-            f"Wilson 95% {lo:.1%}–{hi:.1%}）；發現的錯誤皆已更正 every error found was corrected")
+            f"Wilson 95% {lo:.1%}–{hi:.1%}）；發現的錯誤皆已處理（更正金標或題目，或評分規則改為接受）every error found "
+            f"was dealt with (gold or question corrected, or the scoring rule now accepts the answer)")

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tw_fin_eval.answers.match import asked_part
 from tw_fin_eval.answers.numbers import CJK_NUMERAL_RUN, find_numbers, parse_cjk_numeral
 from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
@@ -111,19 +112,31 @@ class PromptNumbers:
 
     def __init__(self, text: str):
         values: set[float] = set()
+        literal: set[float] = set()  # the numerals as written (no unit applied)
         for n in find_numbers(text):
             for v in (n.bare, n.value):
                 values.add(abs(v))
+            literal.add(abs(n.bare))
             if n.unit and not n.percent and n.multiplier > 1:
                 for s in (1e3, 1e6, 1e9):
                     values.add(abs(n.value) / s)
+            else:
+                literal.add(abs(n.value))
         for v in numbers_in(text):  # FinQA's cell style (「-32 ( 32 )」, 「$ 5829」)
             values.add(abs(v))
+            literal.add(abs(v))
         for m in CJK_NUMERAL_RUN.finditer(text):
             v = parse_cjk_numeral(m.group(0))
             if v is not None:
                 values.add(abs(v))
         self.values = sorted(values)
+        self.literal = sorted(literal)
+
+    def restated_only(self, value: float) -> bool:
+        """The prompt states `value` only restated in another unit (「22 億美元」 for the page's 2.2 billion, 「2.64
+        億美元」 for its $ 264 million), never as the numeral itself."""
+        target = abs(value)
+        return target != 0 and self.holds(value) and not any(_close(target, v) for v in self.literal)
 
     def holds(self, value: float) -> bool:
         target = abs(value)
@@ -172,6 +185,32 @@ def missing_operands(program: str, prompt: PromptNumbers) -> list[str]:
             if v is not None and not prompt.holds(v) and not prompt.holds(float(arg.rstrip("%").replace(",", ""))):
                 out.append(arg)
     return list(dict.fromkeys(out))
+
+
+def _literal_operands(program: str) -> list[str]:
+    try:
+        steps = parse(program)
+    except ProgramError:
+        return []
+    return [a for st in steps if not st.op.startswith("table_") for a in st.args
+            if not a.startswith("#") and constant(a) is None and literal(a) is not None and not a.endswith("%")]
+
+
+def _ratio_gold(u: ScreenUnit) -> bool:
+    """A gold without a unit: a ratio, a percent or a change rate (the program ends in a division by a
+    value, or the question asks a percentage)."""
+    try:
+        steps = parse(u.program)
+    except ProgramError:
+        return False
+    last = steps[-1] if steps else None
+    divisor = last.args[-1] if last is not None and last.op == "divide" else None
+    # a division by a percent turned fraction (「divide(20, const_100), divide(264, #0)」: the whole from a stake) is
+    # an amount
+    by_fraction = divisor is not None and divisor.startswith("#") and int(divisor[1:]) < len(steps) and \
+        steps[int(divisor[1:])].op == "divide" and steps[int(divisor[1:])].args[-1] == "const_100"
+    divides = divisor is not None and constant(divisor) is None and not by_fraction
+    return divides or bool(re.search(r"百分比|比率|比例|%|倍", asked_part(u.question_zh)[0]))
 
 
 # ---- class 4: signs and directions -----------------------------------------------------------------------
@@ -313,6 +352,15 @@ def screen(units: list[ScreenUnit]) -> list[Flag]:
                 flags.append(Flag("unit", u, f"asks 10^{asked}, gold is in 10^{g} (gold {u.answer_value:g})"))
             elif g is None:
                 flags.append(Flag("unit", u, f"asks 10^{asked}, the gold's unit cannot be told (gold {u.answer_value:g})"))
+        # class 1: an operand the prompt states only in 億／萬 (the page's "$ 2.2 billion" as 「22 億美元」) while the
+        # gold keeps the page's unit and the question names none — the model cannot know the gold's unit
+        if asked is None and u.answer_value is not None and u.status != "unanswerable" and not _ratio_gold(u):
+            numbers = PromptNumbers(u.prompt)
+            restated = [a for a in _literal_operands(u.program) if numbers.restated_only(float(a))]
+            if restated:
+                flags.append(Flag("unit", u, f"operand {', '.join(restated)} is in the prompt only in another unit "
+                                             f"(億／萬), the question names none (gold {u.answer_value:g})",
+                                  "restated_operand"))
         # class 3
         if u.status != "unanswerable":
             missing = missing_operands(u.program, PromptNumbers(u.prompt))
@@ -439,7 +487,8 @@ def _divisor_row(arg: str, table: list[list[str]]) -> str | None:
 
 # ---- the rendered table (class 6), loss signs (class 4, report only), base-100 returns (class 1) -------------
 # each check's name → its class; a flag of a check is a question for a reader, as every flag
-CHECKS = {"dup_column": "table", "dash_cell": "table", "loss_sign": "sign", "base100_return": "unit"}
+CHECKS = {"dup_column": "table", "dash_cell": "table", "loss_sign": "sign", "base100_return": "unit",
+          "restated_operand": "unit"}
 # a dash, or the upstream code of one kept as digits (U+2014 em dash, U+2013 en dash, U+2212 minus)
 _DASH_CELL = re.compile(r"\$?\s*(?:[-—–―−]+|201[34]|2212)\s*")
 _NEGATIVE_SHOWN = re.compile(r"(?:^|[\s$＄])[-−–]\s*\$?\s*\d|[(（]\s*\$?\s*\d[\d,.]*\s*%?\s*[)）]")
