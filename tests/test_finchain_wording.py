@@ -189,3 +189,14 @@ def test_dividend_yield_of_the_growth_model_stays_realistic():
         d1 = p.params["d0"] * (1 + p.params["g"])
         y = d1 / p.answer_value
         assert 0.02 - 1e-9 <= y <= 0.07 + 1e-9, (seed, y)
+
+
+def test_debt_to_equity_is_written_as_the_glossary_says():
+    """Glossary §2 (r32a): debt-to-equity ratio is 「負債權益比」; 「負債對權益比（率）」 is the word-by-word form,
+    in questions, solutions and step labels of every template."""
+    named = 0
+    for tid, seed, p in problems():
+        text = "\n".join([p.question, p.solution, *(s.label for s in p.steps)])
+        assert "負債對權益比" not in text, (tid, seed)
+        named += "負債權益比" in text
+    assert named >= 4 * len(SEEDS)  # the four templates that compute it still name it

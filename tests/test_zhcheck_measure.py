@@ -323,3 +323,26 @@ def test_evidence_prose_rows_count_header_years_bare_amounts_and_bullets():
     assert bare("股數分別為 113941 股、130085 股") == 2 and bare("支付 $ 5583333；") == 1
     assert bare("股數為 113,941 股，支付 $ 5,583,333") == 0 and bare("於 2017 年發行 1000 台") == 0
     assert rows["inline • bullet (evidence prose)"]("如下：• 甲；• 乙") == 2
+
+
+def test_filing_term_rows_count_the_literal_forms_and_financeagent_third_person():
+    """r32a (issue 30 point 3): the term rows count the word-by-word filing terms and not the Taiwan forms; a
+    FinanceAgent reference answer or criterion saying 「本公司」 is counted, its question and FinQA prose are not."""
+    from tw_fin_eval.zhcheck.patterns import ANSWER, PATTERNS, QUESTION, RUBRIC
+
+    rows = {p.name: p for p in PATTERNS}
+    term = {t: rows[f"term {t}"].count for t in ("合併盈餘表", "減損費用", "最低承諾", "美國鐵塔事業部", "負債對權益比",
+                                                "百萬（每股金額除外）", "提供（使用）之現金")}
+    assert term["合併盈餘表"]("列於合併盈餘表的「造市」項下") == 1 and term["合併盈餘表"]("列於合併損益表") == 0
+    assert term["減損費用"]("稅前減損費用") == 1 and term["減損費用"]("稅前減損損失") == 0
+    assert term["最低承諾"]("未來最低承諾總額") == 1 and term["最低承諾"]("未來最低租賃給付總額") == 0
+    assert term["美國鐵塔事業部"]("美國鐵塔事業部總部") == 1 and term["美國鐵塔事業部"]("美國鐵塔部門總部") == 0
+    assert term["負債對權益比"]("負債對權益比率") == 1 and term["負債對權益比"]("負債權益比") == 0
+    assert term["百萬（每股金額除外）"]("百萬（每股金額除外）") == 1
+    assert term["百萬（每股金額除外）"]("（單位：百萬，每股金額除外）") == 0
+    assert term["提供（使用）之現金"]("投資活動提供（使用）之現金流量") == 1
+    assert term["提供（使用）之現金"]("投資活動之現金流入（流出）") == 0
+    company = rows["「本公司」 (FinanceAgent answers, rubric)"]
+    assert company.count("本公司認為，該供應商備有適當的備援系統") == 1
+    assert company.count("Shift4 認為，該供應商備有適當的備援系統") == 0
+    assert company.kinds == frozenset({ANSWER, RUBRIC}) and QUESTION not in company.kinds

@@ -106,7 +106,7 @@ def bs_adv1(rng: random.Random) -> Problem:
     ltd = pick_money(rng, int(room * 0.1), int(room * 0.6), 1_000_000)
     q = (f"{co}公司 {y} 年底資產負債表摘要：現金 {ntd(cash)}、應收帳款 {ntd(ar)}、存貨 {ntd(inv)}、"
          f"不動產、廠房及設備淨額 {ntd(ppe)}；應付帳款 {ntd(ap)}、短期借款 {ntd(stl)}、長期借款 {ntd(ltd)}。"
-         f"請依序計算流動資產、流動負債、營運資金、資產總額與權益總額，最後求出負債對權益比率"
+         f"請依序計算流動資產、流動負債、營運資金、資產總額與權益總額，最後求出負債權益比"
          f"（負債總額 ÷ 權益總額，以倍數表示，四捨五入至小數點後第 2 位）。")
     c = Chain()
     ca = c.add("流動資產", cash + ar + inv, f"{ntd(cash)} + {ntd(ar)} + {ntd(inv)}", ntd)
@@ -115,7 +115,7 @@ def bs_adv1(rng: random.Random) -> Problem:
     ta = c.add("資產總額", ca + ppe, f"流動資產 + 不動產、廠房及設備淨額 = {ntd(ca)} + {ntd(ppe)}", ntd)
     tl = cl + ltd
     eq = c.add("權益總額", ta - tl, f"資產總額 − 流動負債 − 長期借款 = {ntd(ta)} − {ntd(cl)} − {ntd(ltd)}", ntd)
-    de = c.add("負債對權益比率", tl / eq, f"（{ntd(cl)} + {ntd(ltd)}）÷ {ntd(eq)}", lambda v: f"{v:.4f} 倍")
+    de = c.add("負債權益比", tl / eq, f"（{ntd(cl)} + {ntd(ltd)}）÷ {ntd(eq)}", lambda v: f"{v:.4f} 倍")
     return c.numeric(q, de, f"{de:.2f}",
                      params={"cash": cash, "ar": ar, "inv": inv, "ppe": ppe, "ap": ap, "stl": stl, "ltd": ltd})
 

@@ -40,10 +40,10 @@ def cs_basic1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     debt = pick_money(rng, 10_000_000, 500_000_000, 100_000)
     eq = pick_money(rng, int(debt * 0.4), int(debt * 4), 100_000)
-    q = (f"{co}公司的負債總額為 {ntd(debt)}，權益總額為 {ntd(eq)}。請計算該公司的負債對權益比率"
+    q = (f"{co}公司的負債總額為 {ntd(debt)}，權益總額為 {ntd(eq)}。請計算該公司的負債權益比"
          f"（以倍數表示）。{ASK_NUM}")
     c = Chain()
-    de = c.add("負債對權益比率", debt / eq, f"負債總額 ÷ 權益總額 = {ntd(debt)} ÷ {ntd(eq)}", multiple_value)
+    de = c.add("負債權益比", debt / eq, f"負債總額 ÷ 權益總額 = {ntd(debt)} ÷ {ntd(eq)}", multiple_value)
     return c.numeric(q, de, num(de), params={"debt": debt, "eq": eq})
 
 
@@ -86,7 +86,7 @@ def cs_inter2(rng: random.Random) -> Problem:
     q = (f"{co}公司的無槓桿貝他係數（資產貝他係數）為 {bu:.2f}，負債市值 {ntd(debt)}，權益市值 {ntd(eq)}，"
          f"所得稅率 {pct(t, 0)}。請以哈馬達公式計算該公司的有槓桿權益貝他係數。{ASK_NUM}")
     c = Chain()
-    de = c.add("負債對權益比", debt / eq, f"{ntd(debt)} ÷ {ntd(eq)}")
+    de = c.add("負債權益比", debt / eq, f"{ntd(debt)} ÷ {ntd(eq)}")
     adj = c.add("稅後槓桿調整", (1 - t) * de, f"（1 − {pct(t, 0)}）× {fmt_value(de)}")
     bl = c.add("有槓桿貝他係數", bu * (1 + adj), f"{bu:.2f} × （1 + {fmt_value(adj)}）")
     return c.numeric(q, bl, num(bl), params={"bu": bu, "debt": debt, "eq": eq, "t": t})

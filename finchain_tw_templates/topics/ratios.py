@@ -158,11 +158,11 @@ def lev_inter1(rng: random.Random) -> Problem:
     co = pick_company(rng)
     ta = pick_money(rng, 10_000_000, 5_000_000_000, 100_000)
     tl = pick_money(rng, int(ta * 0.2), int(ta * 0.8), 100_000)
-    q = (f"{co}公司資產總額 {ntd(ta)}，負債總額 {ntd(tl)}。請計算權益總額、負債對權益比率與權益乘數。本題答案填權益乘數"
+    q = (f"{co}公司資產總額 {ntd(ta)}，負債總額 {ntd(tl)}。請計算權益總額、負債權益比與權益乘數。本題答案填權益乘數"
          f"（倍）。{ASK_NUM}")
     c = Chain()
     eq = c.add("權益總額", ta - tl, f"{ntd(ta)} − {ntd(tl)}", ntd)
-    c.add("負債對權益比率", tl / eq, f"{ntd(tl)} ÷ {ntd(eq)}", multiple_value)
+    c.add("負債權益比", tl / eq, f"{ntd(tl)} ÷ {ntd(eq)}", multiple_value)
     em = c.add("權益乘數", ta / eq, f"{ntd(ta)} ÷ {ntd(eq)}", multiple_value)
     return c.numeric(q, em, num(em, 2), params={"ta": ta, "tl": tl})
 

@@ -98,7 +98,12 @@ TERMS = ("稅務部位", "其後", "第 1 類資本", "第 2 類資本", "營業
          # issue 30 (h): equity-method line items written word by word
          "權益法投資收益", "權益法關聯企業",
          # issue 30 round 4 (t31): an ALLL's specific reserves written word by word (個別評估之備抵損失)
-         "特定準備")
+         "特定準備",
+         # issue 30 point 3 (r32a): statements, charges, lease commitments, segments, units and cash-flow lines
+         # written word by word (glossary §3 必要譯法 enforces the Taiwan forms)
+         "合併盈餘表", "營運報表", "營業報表", "減損費用", "最低承諾", "美國鐵塔事業部", "百萬（每股金額除外）", "以千為單位",
+         "稅前盈餘", "淨盈餘", "未歸屬", "投資活動提供", "籌資活動提供", "提供（使用）之現金", "營運提供之現金", "使用之淨現金",
+         "變動使用之現金", "負債對權益比")
 
 
 @dataclass(frozen=True)
@@ -156,6 +161,9 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("「相對於」 (questions)", _regex("相對於"), frozenset({QUESTION})),
     Pattern("「對於／關於」 (questions)", _regex("(?<!相)對於|關於"), frozenset({QUESTION})),
     Pattern("「截至…止年度」 (questions)", _regex(r"日止(?:會計)?年度"), frozenset({QUESTION})),
+    # r32a: a FinanceAgent reference answer or criterion is written in the third person — the company's name,
+    # not the filing's 「本公司」 (glossary §1.16)
+    Pattern("「本公司」 (FinanceAgent answers, rubric)", _regex("本公司"), frozenset({ANSWER, RUBRIC})),
     # a calendar quarter written as the filing's period 「截至 3 月 31 日止季度」 (第 1 季), anywhere
     Pattern("quarter ended (all fields)", _regex(r"截至[^，。：；]{0,14}日止(?:之)?季度"), ALL),
     *(Pattern(f"term {t}", _regex(re.escape(t)), ALL) for t in TERMS),
