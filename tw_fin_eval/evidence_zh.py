@@ -349,7 +349,7 @@ def _value(cell: str, keep: frozenset[float] = frozenset()) -> str:
 
 # a dash code between two values of one kind in a data cell is the range's dash: 「0.26% 2013 0.36%」, 「$ 81.99 2013
 # $ 85.05」, and glued to a percent, 「4.98% 20145.05%」 (4.98%–5.05%; no rate of 20,145% sits beside 4.98%)
-_RANGE_CODE_RE = re.compile(r"(?P<a>(?P<da>\$\s*)?-?\d[\d,]*(?:\.\d+)?(?P<pa>\s*%)?)(?P<gap>\s+)(?:2013|2014)"
+_RANGE_CODE_RE = re.compile(r"(?P<a>(?P<da>\$\s*)?-?\d[\d,]*(?:\.\d+)?(?P<pa>\s*%)?)\s+(?:2013|2014)"
                             r"(?P<sp>\s*)(?P<b>(?P<db>\$\s*)?-?\d[\d,]*(?:\.\d+)?(?P<pb>\s*%)?)(?![\d.,])")
 
 

@@ -161,39 +161,39 @@ def average_divisors(program: str) -> set[str]:
     return out
 
 
+def _value_args(program: str) -> list[str]:
+    """The arguments of `program` that name a value (literals and constants; not step references, not the
+    row names of table_ steps). Raises ProgramError."""
+    return [arg for st in parse(program) if not st.op.startswith("table_") for arg in st.args if not arg.startswith("#")]
+
+
 def missing_operands(program: str, prompt: PromptNumbers) -> list[str]:
     """The literal operands and non-trivial constants of `program` the prompt does not state."""
     try:
-        steps = parse(program)
+        args = _value_args(program)
     except ProgramError as exc:
         return [f"program error: {exc}"]
     averages = average_divisors(program)
     out: list[str] = []
-    for st in steps:
-        if st.op.startswith("table_"):
+    for arg in args:
+        c = constant(arg)
+        if c is not None:
+            if c in TRIVIAL_CONSTANTS or arg in averages or prompt.holds(c):
+                continue
+            out.append(arg)
             continue
-        for arg in st.args:
-            if arg.startswith("#"):
-                continue
-            c = constant(arg)
-            if c is not None:
-                if c in TRIVIAL_CONSTANTS or arg in averages or prompt.holds(c):
-                    continue
-                out.append(arg)
-                continue
-            v = literal(arg)
-            if v is not None and not prompt.holds(v) and not prompt.holds(float(arg.rstrip("%").replace(",", ""))):
-                out.append(arg)
+        v = literal(arg)
+        if v is not None and not prompt.holds(v) and not prompt.holds(float(arg.rstrip("%").replace(",", ""))):
+            out.append(arg)
     return list(dict.fromkeys(out))
 
 
 def _literal_operands(program: str) -> list[str]:
     try:
-        steps = parse(program)
+        args = _value_args(program)
     except ProgramError:
         return []
-    return [a for st in steps if not st.op.startswith("table_") for a in st.args
-            if not a.startswith("#") and constant(a) is None and literal(a) is not None and not a.endswith("%")]
+    return [a for a in args if constant(a) is None and literal(a) is not None and not a.endswith("%")]
 
 
 def _ratio_gold(u: ScreenUnit) -> bool:
@@ -354,16 +354,16 @@ def screen(units: list[ScreenUnit]) -> list[Flag]:
                 flags.append(Flag("unit", u, f"asks 10^{asked}, the gold's unit cannot be told (gold {u.answer_value:g})"))
         # class 1: an operand the prompt states only in 億／萬 (the page's "$ 2.2 billion" as 「22 億美元」) while the
         # gold keeps the page's unit and the question names none — the model cannot know the gold's unit
-        if asked is None and u.answer_value is not None and u.status != "unanswerable" and not _ratio_gold(u):
-            numbers = PromptNumbers(u.prompt)
+        numbers = PromptNumbers(u.prompt) if u.status != "unanswerable" else None
+        if numbers is not None and asked is None and u.answer_value is not None and not _ratio_gold(u):
             restated = [a for a in _literal_operands(u.program) if numbers.restated_only(float(a))]
             if restated:
                 flags.append(Flag("unit", u, f"operand {', '.join(restated)} is in the prompt only in another unit "
                                              f"(億／萬), the question names none (gold {u.answer_value:g})",
                                   "restated_operand"))
         # class 3
-        if u.status != "unanswerable":
-            missing = missing_operands(u.program, PromptNumbers(u.prompt))
+        if numbers is not None:
+            missing = missing_operands(u.program, numbers)
             if missing:
                 flags.append(Flag("missing_fact", u, "not in the prompt: " + ", ".join(missing)))
         # class 4
