@@ -506,7 +506,7 @@ def test_pending_flags_are_still_flagged(screened, sources_root):
     verdicts = {k: v for s in ("finqa", "convfinqa")
                 for k, v in load_verdicts(s, load_subset(s, sources_root), VERIFICATION_DIR).items()}
     pending = load_pending(VERIFICATION_DIR / PENDING_FILE)
-    assert pending, "the routed flags of the table checks are listed"
+    # empty once every routed flag is read (the table checks by k33, the restated operands by q33)
     stale = [key for key in pending if key not in flagged and verdicts[key[:2]].status == "verified"
              and verdicts[key[:2]].sweep is None]
     assert stale == []
