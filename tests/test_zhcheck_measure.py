@@ -197,6 +197,9 @@ def test_dash_code_pattern_counts_rendered_2014_values_only():
     assert dash.count("未攤銷折價為 $ 2014，帳面金額為 $ 1000。") == 1
     assert dash.count("2011 年為 ( 2013 )。") == 1
     assert dash.count("營收為 $ 2014.5。") == 0 and dash.count("2014 年營收為 $ 5。") == 0
+    # the periods of a 「分別為」 sentence are years, its values are not
+    assert dash.count("營收於 2014、2013 及 2012 年分別為 $ 5、$ 4 及 $ 3。") == 0
+    assert dash.count("營收於 2015 及 2014 年分別為 $ 5 及 $ 2014。") == 1
 
 
 @pytest.mark.parametrize("text, flagged", [
