@@ -33,7 +33,7 @@ def test_unit_from_a_column_bracket_without_nesting():
 def test_the_corner_unit_is_never_dropped(corner, unit):
     text = render_row([[corner, "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1)
     assert text.endswith(unit + "。"), text
-    assert re.search(r"營收：2015 年(?:度)? \$ 10、2014 年(?:度)? \$ 9", text), text
+    assert re.search(r"營收於 2015 及 2014 年(?:度)?分別為 \$ 10 及 \$ 9", text), text
 
 
 def test_the_corner_header_goes_where_a_taiwan_analyst_puts_it():
@@ -41,12 +41,12 @@ def test_the_corner_header_goes_where_a_taiwan_analyst_puts_it():
     reads 「N 年度」, a category or a kind of date over labels that say it is dropped; a header phrase that
     completes its label, a category over a bare number and a time lead that cannot be joined stay."""
     table = [["12 月 31 日（百萬美元）", "2008", "2007"], ["第二類資本總額", "48616", "43496"]]
-    assert render_row(table, 1) == "第二類資本總額：2008 年 12 月 31 日為 48,616、2007 年 12 月 31 日為 43,496（單位：百萬美元）。"
+    assert render_row(table, 1) == "第二類資本總額於 2008 年及 2007 年 12 月 31 日分別為 48,616 及 43,496（單位：百萬美元）。"
     assert render_row([["截至 12 月 31 日止年度", "2015"], ["營收", "$ 10"]], 1) == "2015 年度營收為 $ 10。"
     assert render_row([["截至 9 月 30 日止年度", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1) == \
         "營收：2015 年 9 月 30 日止年度 $ 10、2014 年 9 月 30 日止年度 $ 9。"
     assert render_row([["合約義務", "合計", "2009"], ["營業租賃", "149.3", "38.2"]], 1) == "營業租賃：合計為 149.3、2009 年為 38.2。"
-    assert render_row([["幣別", "2017", "2016"], ["歐元", "35", "38"]], 1) == "歐元：2017 年為 35、2016 年為 38。"
+    assert render_row([["幣別", "2017", "2016"], ["歐元", "35", "38"]], 1) == "歐元於 2017 及 2016 年分別為 35 及 38。"
     assert render_row([["季度", "最高", "最低"], ["第一季", "$ 30.66", "$ 18.42"]], 1) == "第一季：最高 $ 30.66、最低 $ 18.42。"
     assert render_row([["支付日期", "每股金額"], ["2016 年", "$ 1.16"]], 1) == "2016 年每股金額為 $ 1.16。"
     assert render_row([["衡量時點 12 月 31 日", "指數"], ["2014", "188.69"]], 1) == "2014 年 12 月 31 日指數為 188.69。"
@@ -90,7 +90,7 @@ def test_year_and_us_date_labels_read_the_taiwan_way():
 
 def test_duplicated_numbers_are_written_once_in_prose():
     text = render_row([["", "2007", "2006"], ["預期波動率", "27% ( 27 % )", "$ -32 ( 32 )"]], 1)
-    assert text == "預期波動率：2007 年 27%、2006 年 $ -32。"
+    assert text == "預期波動率於 2007 及 2006 年分別為 27% 及 $ -32。"
     # a label carries FinQA's duplicate too
     assert render_row([["", "金額"], ["3.50% ( 3.50 % ) 票據", "1000"]], 1) == "3.50% 票據為 1,000。"
 
@@ -119,11 +119,10 @@ def test_ocr_dash_codes_read_as_a_dash_unless_a_gold_computes_with_them():
              ["基礎營業利益", "$ 2098", "$ 2014", "$ 2014.5"]]
     assert render_row(table, 1) == "未攤銷折價：2012 年為 —、2011 年為 —、2010 年為 —（單位：百萬美元）。"
     # a gold program that computes with 2014 makes it a value; other numbers are never touched
-    assert "2011 年 $ 2,014、" in render_row(table, 2, frozenset({2014.0}))
-    assert "2010 年 $ 2,014.5" in render_row(table, 2, frozenset({2014.0}))
+    assert "分別為 $ 2,098、$ 2,014 及 $ 2,014.5" in render_row(table, 2, frozenset({2014.0}))
     # no program uses it: the table decides (dash_codes) — a code among 5 and 9 is the dash it stands for, one
     # between 2,098 and 2,014.5 of the same item is a number (tests/test_dash_codes.py reads each rule both ways)
-    assert "2011 年 $ 2,014、" in render_row(table, 2)
+    assert "分別為 $ 2,098、$ 2,014 及" in render_row(table, 2)
     small = [row[:] for row in table]
     small[2][1], small[2][3] = "5", "9"
     assert "2011 年為 —" in render_row(small, 2)
@@ -133,10 +132,10 @@ def test_ocr_dash_codes_read_as_a_dash_unless_a_gold_computes_with_them():
 def test_columns_naming_one_quantity_for_several_years_say_it_once():
     table = [["（百萬美元）", "營收總額 2017", "營收總額 2016"], ["營收總額", "$ 10530", "$ 10281"],
              ["歐亞策略事業單位", "1590", "1670"]]
-    assert render_row(table, 1) == "營收總額：2017 年 $ 10,530、2016 年 $ 10,281（單位：百萬美元）。"
+    assert render_row(table, 1) == "營收總額於 2017 及 2016 年分別為 $ 10,530 及 $ 10,281（單位：百萬美元）。"
     # under another row label the columns keep their names, year first, the shared name said once
     assert render_row(table, 2) == "歐亞策略事業單位：2017 年營收總額為 1,590、2016 年為 1,670（單位：百萬美元）。"
-    assert render_row([["", "2017 年營收", "2016 年營收"], ["營收", "1", "2"]], 1) == "營收：2017 年為 1、2016 年為 2。"
+    assert render_row([["", "2017 年營收", "2016 年營收"], ["營收", "1", "2"]], 1) == "營收於 2017 及 2016 年分別為 1 及 2。"
     # a header that is not a name plus a year is left alone
     assert "依會計年度之應付款項—合計為 $ 8,290.6、2018 年為 604.2" in render_row(
         [["", "依會計年度之應付款項—合計", "依會計年度之應付款項—2018"], ["長期債務", "$ 8290.6", "604.2"]], 1)
@@ -169,7 +168,7 @@ def test_a_table_of_years_without_a_label_column_keeps_its_unit_row():
     assert render_row(table, 1) == "各年度金額（單位：千）。"
     # a row with a label is not "unlabelled", and a header that is not all years is rendered as before
     assert "營收" in render_row([["2004", "2003"], ["營收", "$ 5"]], 1)
-    assert render_row([["", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1) == "營收：2015 年 $ 10、2014 年 $ 9。"
+    assert render_row([["", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1) == "營收於 2015 及 2014 年分別為 $ 10 及 $ 9。"
 
 
 def test_rows_read_under_their_section_header_and_a_redundant_year_lead_is_dropped():
@@ -207,7 +206,7 @@ def test_a_one_row_table_of_name_and_value_cells_says_each_once():
               "2008 年 12 月 31 日負債 2014"]]
     assert render_row(table, 0) == "員工離職：2005 年 12 月 31 日負債 $ 20,963、2006 年現金支付 $ -12,389、2008 年 12 月 31 日負債 —。"
     # a header row of years is not such a row
-    assert "營收：2015 年 $ 10" in render_row([["", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1)
+    assert "營收於 2015 及 2014 年分別為 $ 10" in render_row([["", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1)
 
 
 def test_a_shared_lead_is_said_once_and_the_row_is_one_clause():
@@ -306,8 +305,8 @@ def test_a_sentence_cut_after_an_abbreviation_is_one_evidence_entry():
 
 
 def test_thousands_separators_group_every_amount_and_leave_years_alone():
-    assert render_row([["", "2015", "2014"], ["營收", "$ 2140", "$ 13893"]], 1) == "營收：2015 年 $ 2,140、2014 年 $ 13,893。"
-    assert render_row([["", "2015", "2014"], ["營收", "$ 2140", "$ 1893"]], 1) == "營收：2015 年 $ 2,140、2014 年 $ 1,893。"
+    assert render_row([["", "2015", "2014"], ["營收", "$ 2140", "$ 13893"]], 1) == "營收於 2015 及 2014 年分別為 $ 2,140 及 $ 13,893。"
+    assert render_row([["", "2015", "2014"], ["營收", "$ 2140", "$ 1893"]], 1) == "營收於 2015 及 2014 年分別為 $ 2,140 及 $ 1,893。"
     # a column of years, a year in a row about dates, a year in a header: years
     assert render_row([["", "到期年度", "面額"], ["票據", "2018", "$ 25000"]], 1) == "票據：到期年度為 2018、面額為 $ 25,000。"
     table = [["", "金額"], ["到期年度", "2019"], ["面額", "5000"]]
@@ -330,7 +329,7 @@ def test_the_table_prints_what_the_evidence_prints():
     assert display_table(table)[1][2] == "—"  # beside -34: the dash it stands for
     for row in range(1, 4):
         sentence = render_row(shown, row, frozenset({2014.0}))
-        figures = re.findall(r"(?<![\d,.])\d[\d,]*(?:\.\d+)?%?(?![\d,.%]| ?年)", sentence.split("：", 1)[-1])
+        figures = re.findall(r"(?<![\d,.])\d[\d,]*(?:\.\d+)?%?(?![\d,.%]| ?年)", re.split("：|分別為", sentence, maxsplit=1)[-1])
         assert figures or "—" in sentence
         cells = " ".join(shown[row][1:])
         assert all(f in cells for f in figures), (sentence, cells)
@@ -500,3 +499,24 @@ def test_the_data_checker_accepts_a_named_change_header_only_in_the_header_row()
     renamed = [["（百萬美元）", "截至 2017 年 12 月 31 日止年度", "變動 %", "變動 %"], zh[1]]
     assert table_issues([["( in millions )", "for the years ended december 31 , 2017", "2016", "% (  % )"], en[1]],
                         renamed, displayed=True)  # a year column is not change debris
+
+
+def test_a_row_over_period_columns_says_its_periods_once_with_fen_bie_wei():
+    """#30 point 1 (register review): 「X 於 2015、2014 及 2013 年分別為 A、B 及 C」, a Taiwan report's sentence,
+    for two to four amounts under distinct years or one year-end date; anything else keeps the listing."""
+    three = [["（百萬美元）", "2015", "2014", "2013"], ["營收", "$ 10", "$ 9", "$ 8"]]
+    assert render_row(three, 1) == "營收於 2015、2014 及 2013 年分別為 $ 10、$ 9 及 $ 8（單位：百萬美元）。"
+    dated = [["", "2012 年 12 月 31 日", "2011 年 12 月 31 日"], ["Other", "81", "120"]]
+    assert render_row(dated, 1) == "Other 於 2012 年及 2011 年 12 月 31 日分別為 81 及 120。"
+    opening = [["", "2013", "2012", "2011"], ["1 月 1 日餘額", "$ 5", "$ 4", "$ 3"]]
+    assert render_row(opening, 1) == "2013、2012 及 2011 年 1 月 1 日餘額分別為 $ 5、$ 4 及 $ 3。"
+    assert render_row([["", "2015", "2014"], ["減：庫藏股", "$ 7", "$ 6"]], 1) == "庫藏股於 2015 及 2014 年分別為 $ 7 及 $ 6。"
+    # kept as a listing: five periods, a dash, a value in words, two dates of different days, a change column
+    five = [["", "2015", "2014", "2013", "2012", "2011"], ["營收", "1", "2", "3", "4", "5"]]
+    assert render_row(five, 1).startswith("營收：2015 年")
+    assert "分別為" not in render_row([["", "2015", "2014"], ["營收", "$ 10", "—"]], 1)
+    assert "分別為" not in render_row([["", "2015", "2014"], ["產權", "租賃", "自有"]], 1)
+    days = [["", "2012 年 12 月 29 日", "2013 年 12 月 28 日"], ["標普 500", "$ 100.00", "$ 134.11"]]
+    assert render_row(days, 1) == "標普 500：2012 年 12 月 29 日 $ 100.00、2013 年 12 月 28 日 $ 134.11。"
+    change = [["", "2017", "2016", "變動"], ["營收", "10", "8", "2"]]
+    assert "分別為" not in render_row(change, 1)

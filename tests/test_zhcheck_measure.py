@@ -197,6 +197,9 @@ def test_dash_code_pattern_counts_rendered_2014_values_only():
     assert dash.count("未攤銷折價為 $ 2014，帳面金額為 $ 1000。") == 1
     assert dash.count("2011 年為 ( 2013 )。") == 1
     assert dash.count("營收為 $ 2014.5。") == 0 and dash.count("2014 年營收為 $ 5。") == 0
+    # the periods of a 「分別為」 sentence are years, its values are not
+    assert dash.count("營收於 2014、2013 及 2012 年分別為 $ 5、$ 4 及 $ 3。") == 0
+    assert dash.count("營收於 2015 及 2014 年分別為 $ 5 及 $ 2014。") == 1
 
 
 @pytest.mark.parametrize("text, flagged", [
@@ -346,3 +349,19 @@ def test_filing_term_rows_count_the_literal_forms_and_financeagent_third_person(
     assert company.count("本公司認為，該供應商備有適當的備援系統") == 1
     assert company.count("Shift4 認為，該供應商備有適當的備援系統") == 0
     assert company.kinds == frozenset({ANSWER, RUBRIC}) and QUESTION not in company.kinds
+
+
+def test_question_length_and_stacked_de_rows_count_the_english_order_only():
+    """Issue 30 point 1 (w33): a question sentence with three or more particle 「的」 (not the 的 of 「目的」)
+    and a question of more than 60 characters (spaces not counted) are counted; the Taiwan-order forms are not."""
+    from tw_fin_eval.zhcheck.patterns import PATTERNS, QUESTION
+
+    rows = {p.name: p for p in PATTERNS}
+    de, long = rows["three 的 in a question"], rows["question over 60 characters"]
+    assert de.count("在本公司的衍生工具組合中，對保險業的暴險是否高於對不動產業的暴險？") == 1
+    assert de.count("本公司衍生工具組合中，對保險業的暴險是否高於不動產業？") == 0
+    assert de.count("假設每一洲的目的地數量相同，每一洲大約有多少個目的地？") == 0
+    assert long.count("截至 2013 年 12 月 31 日止五年期間，高盛集團（The Goldman Sachs Group, Inc.）與標普 500 指數的"
+                      "累積總報酬率（百分比）相差多少？") == 1
+    assert long.count("截至 2013 年 12 月 31 日止五年間，高盛集團與標普 500 指數的累積總報酬率相差多少百分比？") == 0
+    assert {de.kinds, long.kinds} == {frozenset({QUESTION})}

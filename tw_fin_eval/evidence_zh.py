@@ -3,7 +3,8 @@
 The English template ("( in millions ) the 2015 net revenue of amount is $ 5829 ;") is rewritten the way a
 Taiwan analyst writes a table row: the row label as the subject, then its values in one clause, in the
 table's order, each column's shared lead said once (「依期間劃分之應付款項 1 年以內 $ 38,480、1–3 年
-$ 109,436」); years as 「2015 年」, a calendar fiscal year as 「2015 年度」, a change column as 「2009 年較
+$ 109,436」), a row over two to four period columns with its periods once and 「分別為」 (「年底餘額於 2010、
+2009 及 2008 年分別為 $ 50.9、$ 55.2 及 $ 65.7」); years as 「2015 年」, a calendar fiscal year as 「2015 年度」, a change column as 「2009 年較
 2008 年減少 6%」; the unit (from the top-left header cell or a column header's bracket) once at the end, no
 nested brackets, FinQA's duplicated numbers (「27% ( 27 % )」, 「-32 ( 32 )」) and OCR debris (「% ( % )」)
 written once or not at all. The sentence is read from the *translated* table as `display_table` prints
@@ -14,7 +15,7 @@ the row's cells is kept.
 >>> render_row(table, 1)
 '2015 年淨營收為 $ 5,829（單位：百萬美元）。'
 >>> render_row([["", "2013", "2014"], ["預期波動率", "27% ( 27 % )", "-3 ( 3 )"]], 1)
-'預期波動率：2013 年為 27%、2014 年為 -3。'
+'預期波動率於 2013 及 2014 年分別為 27% 及 -3。'
 >>> render_row([["", "金額（百萬）"], ["2014 年淨營收", "$ 5735"]], 1)
 '2014 年淨營收為 $ 5,735（單位：百萬）。'
 >>> render_row([["計畫類別", "剩餘數量（不含 ( a ) 欄）"], ["合計", "5156223"]], 1)
@@ -852,6 +853,8 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
         values = "、".join(v for _, v in parts)
         subject = f"{label}：{parts[0][0]}" if named and label else label or parts[0][0]
         body = _is_word(subject, values) if subject else values
+    elif not lead and (said := _respectively(label, parts)) is not None:
+        body = said
     else:
         listing = _listing(parts)
         body = f"{label}：{listing}" if label else listing
@@ -865,6 +868,52 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
         else:
             body = f"{lead}，{body}" if _TIME_LEAD_RE.search(lead) or not label else f"{lead}「{label}」" + body[len(label):]
     return _flatten(body + (_unit_suffix(shared_unit) if shared_unit else "")) + "。"
+
+
+_PERIOD_NAME_RE = re.compile(r"((?:19|20)\d\d) 年(度)?((?: \d{1,2} 月 \d{1,2} 日)?)")
+_DAY_LABEL_RE = re.compile(r"\d{1,2} 月 \d{1,2} 日\S")  # 「1 月 1 日餘額」: a balance dated in each column's year
+_MAX_RESPECTIVELY = 4  # past four values a reader can no longer pair 「分別為」's values with their periods
+
+
+def _and(items: list[str], sep: str = " ") -> str:
+    """「A、B 及 C」 (`sep` around 及: a space after a numeral, none after 年)."""
+    return items[0] if len(items) == 1 else "、".join(items[:-1]) + f"{sep}及 " + items[-1]
+
+
+def _respectively(label: str, parts: list[tuple[str, str]]) -> str | None:
+    """A row over period columns as a Taiwan report writes it — the periods once, the values after 「分別為」:
+    「年底餘額於 2010、2009 及 2008 年分別為 $ 50.9、$ 55.2 及 $ 65.7」, 「其他於 2012 年及 2011 年 12 月 31 日分別為
+    81 及 120」, a label dated by the columns' years 「2013、2012 及 2011 年 1 月 1 日餘額分別為 …」. Only for two to four
+    amounts under distinct years (年 / 年度, or one month-day), none a dash or words; else None (the listing
+    says it). A leading 「減：」 (a deduction row) is the table's sign convention, not part of the name.
+
+    >>> _respectively("年底餘額", [("2010 年", "$ 50.9"), ("2009 年", "$ 55.2"), ("2008 年度", "$ 65.7")])
+    '年底餘額於 2010、2009 及 2008 年度分別為 $ 50.9、$ 55.2 及 $ 65.7'
+    >>> _respectively("Other", [("2012 年 12 月 31 日", "81"), ("2011 年 12 月 31 日", "120")])
+    'Other 於 2012 年及 2011 年 12 月 31 日分別為 81 及 120'
+    >>> _respectively("1 月 1 日餘額", [("2013 年", "$ 5"), ("2012 年", "$ 4")])
+    '2013 及 2012 年 1 月 1 日餘額分別為 $ 5 及 $ 4'
+    >>> _respectively("其他", [("2012 年", "—"), ("2011 年", "$ 4")]) is None
+    True
+    """
+    periods = [_PERIOD_NAME_RE.fullmatch(name) for name, _ in parts]
+    values = [value for _, value in parts]
+    if not label or not 2 <= len(parts) <= _MAX_RESPECTIVELY or not all(periods) or _time_like(label) \
+            or any(_is_text(v) or v in _PLACEHOLDERS or v.startswith("—") for v in values):
+        return None
+    years = [m.group(1) for m in periods]
+    days = {m.group(3).strip() for m in periods}
+    if len(set(years)) != len(years) or len(days) != 1:
+        return None
+    day = days.pop()
+    fiscal = any(m.group(2) for m in periods)
+    label = re.sub(r"^減\s*[：:]\s*", "", label)
+    said = _and(values)
+    if not day and not fiscal and _DAY_LABEL_RE.match(label):
+        return f"{_and(years)} 年 {label}分別為 {said}"
+    period = f"{_and([f'{y} 年' for y in years], '')} {day}" if day else f"{_and(years)} {'年度' if fiscal else '年'}"
+    space = " " if re.search(r"[A-Za-z0-9)\]]$", label) else ""
+    return f"{label}{space}於 {period}分別為 {said}"
 
 
 def _fold_lead(lead: str, label: str, columns: list[tuple[str, str]],

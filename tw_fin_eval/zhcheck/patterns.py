@@ -87,6 +87,25 @@ def repeated_lead(text: str) -> int:
                    and sum(n.startswith(lead) and n != lead for n in names) >= 3 for lead in leads if lead.strip()))
 
 
+def stacked_de(text: str) -> int:
+    """Sentences of a question holding three or more 「的」 — modifiers stacked in English order (the 的 of
+    「目的」, 「的確」 is no particle).
+
+    >>> stacked_de("西部地區於 2015 年的營收的變動的百分比是多少？"), stacked_de("2015 年西部地區營收變動百分比是多少？")
+    (1, 0)
+    """
+    return sum(len(re.findall("(?<!目)的(?!確)", s)) >= 3 for s in re.split(r"(?<=[？?。！；])", text))
+
+
+def long_question(text: str) -> int:
+    """1 when a question is longer than 60 characters, spaces not counted.
+
+    >>> long_question("2015 年營收是多少？"), long_question("甲" * 61)
+    (0, 1)
+    """
+    return int(len(re.sub(r"\s", "", text)) > 60)
+
+
 TERMS = ("稅務部位", "其後", "第 1 類資本", "第 2 類資本", "營業盈餘", "應收貿易帳款", "實體", "數學全距", "總資本比率",
          # issue 30: filing terms written literally (glossary §3 enforces the Taiwan forms) and a copied connective
          "每股平均支付價格", "購買股份總數", "購買股數總數", "計畫或方案購買", "尚可購買", "證券持有人核准", "每股淨利",
@@ -129,9 +148,10 @@ PATTERNS: tuple[Pattern, ...] = (
     # issue 30 (g): the record's table prints a figure once, as a Taiwan table does
     Pattern("x% ( x % ) (table cells)", _regex(_PCT_DUP), frozenset({TABLE})),
     Pattern("-x ( x ) (table cells)", _regex(_NEG_DUP), frozenset({TABLE})),
-    # FinQA's OCR code of a dash (2014 = —) read as a value: 「未攤銷折價為 $ 2014」 (kept where a gold uses it)
+    # FinQA's OCR code of a dash (2014 = —) read as a value: 「未攤銷折價為 $ 2014」 (kept where a gold uses it);
+    # the years after 「於」 are periods (「營收於 2014、2013 及 2012 年分別為」)
     Pattern("dash code as a value (table evidence)",
-            _regex(r"(?:為 |(?<=[^\W\d_]) )\(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?(?=[，。（；、]|$)"),
+            _regex(r"(?:為 |(?<=[^\W\d_]) )(?<!於 )\(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?(?=[，。（；、]|$)"),
             RENDERED),
     # issue 30 (a): a header cell's value read as part of a column name — 「最高 17.84 為 9.17」 — the mark of a
     # header row FinQA merged with the first data row (「標普 500」, 「S&P 500」 are names)
@@ -161,6 +181,10 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("「相對於」 (questions)", _regex("相對於"), frozenset({QUESTION})),
     Pattern("「對於／關於」 (questions)", _regex("(?<!相)對於|關於"), frozenset({QUESTION})),
     Pattern("「截至…止年度」 (questions)", _regex(r"日止(?:會計)?年度"), frozenset({QUESTION})),
+    # issue 30 point 1 (w33): English order in questions — long pre-posed modifiers stacked with 的
+    # (「X 於 2015 年的 Y 的…的百分比」) and over-long questions a Taiwan analyst would split or shorten
+    Pattern("three 的 in a question", stacked_de, frozenset({QUESTION})),
+    Pattern("question over 60 characters", long_question, frozenset({QUESTION})),
     # r32a: a FinanceAgent reference answer or criterion is written in the third person — the company's name,
     # not the filing's 「本公司」 (glossary §1.16)
     Pattern("「本公司」 (FinanceAgent answers, rubric)", _regex("本公司"), frozenset({ANSWER, RUBRIC})),
