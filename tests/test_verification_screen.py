@@ -590,3 +590,15 @@ def test_restated_only_tells_an_amount_shown_only_in_another_unit():
     assert shown.restated_only(2.2) and shown.restated_only(2200)  # the page's $ 2.2 billion, seen only as 22 億
     assert not shown.restated_only(819) and not shown.restated_only(22)  # written as it is
     assert not shown.restated_only(5.5)  # not in the prompt at all (missing_fact's business)
+
+
+def test_restated_operand_is_not_flagged_once_the_question_names_the_unit():
+    # q33: a question that asks 「（以美元計）」 names the gold's unit as surely as 「（以百萬美元計）」 does
+    prompt = "已買回 86 億美元的股份。"
+
+    def flagged(q_zh: str) -> bool:
+        unit = _unit("how much was bought back?", "multiply(8.6, const_1000)", 8600, q_zh=q_zh, prompt=prompt)
+        return any(f.check == "restated_operand" for f in screen([unit]))
+    assert flagged("買回金額是多少？")
+    assert not flagged("買回金額是多少（以百萬美元計）？")
+    assert not flagged("買回金額是多少（以美元計）？") and not flagged("買回金額是多少（美元）？")
