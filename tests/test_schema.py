@@ -65,6 +65,11 @@ def test_answer_matches_accepts_and_rejects():
     ("10%", -0.09709, "變動百分比？", "-0.09709"),          # states another value: the executed value
     ("$ 27.8 per share", 27.80639, "每股價值？", "27.80639"),  # not a plain number
     (None, 16750002.0, "多少？", "16750002"),
+    # the digits must be the value's at the string's own last place (audit 2032: upstream slips shown as gold history)
+    ("7304", 7301.0, "多少（百萬美元）？", "7301"),              # 3 units off in its last place: restated
+    ("112.7%", 1.1167, "成長多少百分比？", "111.7%"),            # restated with the decimals it showed
+    ("822.06", 822.06667, "平均是多少？", "822.06"),             # cut at its last place: kept
+    ("2270000", 2272727.27273, "多少美元？", "2270000"),         # rounded at 10^4 (trailing zeros): kept
 ])
 def test_gold_display(human, value, question, expected):
     shown = gold_display(human, value, questions=[question])

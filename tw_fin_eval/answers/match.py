@@ -473,10 +473,20 @@ def answer_matches(answer: str, gold_value: float | None, *, gold_answer: str | 
 _PLAIN_DISPLAY = re.compile(r"[-+]?\s?\$?\s?[-+]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)\s?%?")
 
 
+def _last_place(text: str) -> float:
+    """The unit of a plain number's last significant digit: 「822.06」 0.01, 「7304」 1, 「2270000」 10^4."""
+    digits = re.sub(r"[^\d.]", "", normalize(text))
+    if "." in digits:
+        return 10.0 ** -len(digits.split(".", 1)[1])
+    kept = digits.rstrip("0")
+    return 10.0 ** (len(digits) - len(kept)) if kept else 1.0
+
+
 def gold_display(human: str | None, gold_value: float, *, questions: Iterable[str | None] = ()) -> str:
     """The display string of a numeric gold, chosen so that "答案：" + it is accepted by the scorer:
     1. the human string (FinQA/ConvFinQA's `answer`) when it is a plain number ("$ 1,877", "-3.5%") that states the value (its value — "14%" is 0.14 —
-       within the default tolerance of the gold) and the scorer accepts it as it stands;
+       within the default tolerance of the gold, its digits the value's rounded or cut at its last place) and the
+       scorer accepts it as it stands;
     2. else, when it states the value but too roughly for the scorer ("14%" for 0.14464), the same style (percent or plain) with the fewest decimals that the scorer accepts
        within half its tolerance ("14.5%", "5.85%");
     3. else the executed value (`display_number`: "-0.09709").
@@ -488,11 +498,15 @@ def gold_display(human: str | None, gold_value: float, *, questions: Iterable[st
         # the human string must state the value itself (its value within the tolerance: "142.4%" for
         # 1.42403, not "360" for 3.6) — then the scorer decides whether it is precise enough
         if num is not None and DEFAULT_TOLERANCE.close(num.value, gold_value):
-            if answer_matches("答案：" + h, gold_value, gold_answer=h, questions=qs):
-                return h
             percent = normalize(h).endswith("%")
             shown = 100.0 * gold_value if percent else gold_value
-            for d in range(7):
+            # kept only if its digits are the value's, rounded or cut at its own last place ("822.06" for
+            # 822.0667, "2270000" for 2,272,727): "7304" for 7,301 is a slip the model would read as gold history
+            if abs((100.0 * num.value if percent else num.value) - shown) <= _last_place(h) * (1 + 1e-9) \
+                    and answer_matches("答案：" + h, gold_value, gold_answer=h, questions=qs):
+                return h
+            decimals = len(normalize(h).split(".", 1)[1].rstrip("%").strip()) if "." in normalize(h) else 0
+            for d in range(min(decimals, 6), 7):  # no fewer decimals than the human string shows
                 cand = f"{shown:.{d}f}" + ("%" if percent else "")
                 if answer_matches("答案：" + cand, gold_value, gold_answer=cand, questions=qs,
                                   tol=DEFAULT_TOLERANCE.halved()):

@@ -65,6 +65,11 @@ _RESCALE = {"const_1000": 3, "const_1000000": 6}
 _STEP = re.compile(r"(\w+)\(([^()]*)\)")
 
 
+# a question that names its currency without a scale (「（以美元計）」, 「（美元）」) asks for plain dollars: the
+# gold's unit is stated, even though asked_scale has no power of ten to compare (q33: finqa 0069, 0773)
+_ASKS_CURRENCY = re.compile(r"以(?:新臺幣|新台幣)?\s*(?:美元|元)\s*(?:為單位|計|表示)|[（(]\s*(?:以)?(?:美元|元)(?:計)?\s*[）)]")
+
+
 def asked_scale(question_en: str, question_zh: str) -> tuple[int | None, int | None]:
     """(English, zh-TW) unit the question asks for, as powers of ten; None where it asks none."""
     m = _EN_UNIT.search(question_en or "")
@@ -368,7 +373,8 @@ def screen(units: list[ScreenUnit]) -> list[Flag]:
         # class 1: an operand the prompt states only in 億／萬 (the page's "$ 2.2 billion" as 「22 億美元」) while the
         # gold keeps the page's unit and the question names none — the model cannot know the gold's unit
         numbers = PromptNumbers(u.prompt) if u.status != "unanswerable" else None
-        if numbers is not None and asked is None and u.answer_value is not None and not _ratio_gold(u):
+        if numbers is not None and asked is None and u.answer_value is not None and not _ratio_gold(u) \
+                and not _ASKS_CURRENCY.search(u.question_zh):
             restated = [a for a, v in _amount_operands(u.program) if numbers.restated_only(v)]
             if restated:
                 flags.append(Flag("unit", u, f"operand {', '.join(restated)} is in the prompt only in another unit "
