@@ -314,6 +314,12 @@ def test_thousands_separators_group_every_amount_and_leave_years_alone():
     assert render_row([["", "到期年度", "面額"], ["票據", "2018", "$ 25000"]], 1) == "票據：到期年度為 2018、面額為 $ 25,000。"
     table = [["", "金額"], ["到期年度", "2019"], ["面額", "5000"]]
     assert render_row(table, 1) == "到期年度為 2019。" and render_row(table, 2) == "面額為 5,000。"
+    from tw_fin_eval.evidence_zh import display_table
+
+    # a label that only mentions dates is no date field: its year-looking figure is an amount (v35: 0393's 1941)
+    notes = [["", "2015", "2014"], ["營收", "$ 8150", "$ 1400"], ["2016 年至 2036 年到期之票據", "1941", "1941"],
+             ["本年度淨變動", "4977", "-2083"]]
+    assert display_table(notes)[2][1:] == ["1,941", "1,941"] and display_table(notes)[3][2] == "-2,083"
 
 
 def test_the_table_prints_what_the_evidence_prints():

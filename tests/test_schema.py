@@ -68,7 +68,9 @@ def test_answer_matches_accepts_and_rejects():
     # the digits must be the value's at the string's own last place (audit 2032: upstream slips shown as gold history)
     ("7304", 7301.0, "多少（百萬美元）？", "7301"),              # 3 units off in its last place: restated
     ("112.7%", 1.1167, "成長多少百分比？", "111.7%"),            # restated with the decimals it showed
-    ("822.06", 822.06667, "平均是多少？", "822.06"),             # cut at its last place: kept
+    ("822.06", 822.06667, "平均是多少？", "822.07"),             # cut, not rounded: restated (v35: 0896's 2.9266)
+    ("163%", 1.6383, "占多少百分比？", "164%"),                  # 163.83% cut to 163%: rounded (v35: 0280)
+    ("6.88", 6.88402, "是多少？", "6.88"),                       # rounded at its last place: kept
     ("2270000", 2272727.27273, "多少美元？", "2270000"),         # rounded at 10^4 (trailing zeros): kept
 ])
 def test_gold_display(human, value, question, expected):

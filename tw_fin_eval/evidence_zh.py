@@ -620,7 +620,9 @@ def _time_like(label: str) -> bool:
     return _is_time(label) or bool(_LATER_YEARS_RE.fullmatch(label) or re.fullmatch(r"(?:19|20)\d\d 年度", label))
 
 
-_YEAR_LABEL_RE = re.compile(r"年度|年份|日期|到期|年$")  # a row label whose value may be a year (「到期年度」)
+# a row label whose value may be a year: it names a date field (「到期年度」, 「發行日期」, 「年份」), not a period
+# (「2019 年度」) nor a thing that merely mentions dates (「2016 年至 2036 年到期之票據」: its 1941 is $ 1,941 million)
+_YEAR_LABEL_RE = re.compile(r"^(?!\s*(?:19|20)\d\d)[^\d]*?(?:年度|年份|日期|到期日?|年)$")
 
 
 # footnote marks (glossary §1.19): FinQA prints a note reference half-width and space-padded (「購買義務 ( a )」,

@@ -485,7 +485,7 @@ def _last_place(text: str) -> float:
 def gold_display(human: str | None, gold_value: float, *, questions: Iterable[str | None] = ()) -> str:
     """The display string of a numeric gold, chosen so that "答案：" + it is accepted by the scorer:
     1. the human string (FinQA/ConvFinQA's `answer`) when it is a plain number ("$ 1,877", "-3.5%") that states the value (its value — "14%" is 0.14 —
-       within the default tolerance of the gold, its digits the value's rounded or cut at its last place) and the
+       within the default tolerance of the gold, its digits the value's rounded at its last place) and the
        scorer accepts it as it stands;
     2. else, when it states the value but too roughly for the scorer ("14%" for 0.14464), the same style (percent or plain) with the fewest decimals that the scorer accepts
        within half its tolerance ("14.5%", "5.85%");
@@ -500,9 +500,10 @@ def gold_display(human: str | None, gold_value: float, *, questions: Iterable[st
         if num is not None and DEFAULT_TOLERANCE.close(num.value, gold_value):
             percent = normalize(h).endswith("%")
             shown = 100.0 * gold_value if percent else gold_value
-            # kept only if its digits are the value's, rounded or cut at its own last place ("822.06" for
-            # 822.0667, "2270000" for 2,272,727): "7304" for 7,301 is a slip the model would read as gold history
-            if abs((100.0 * num.value if percent else num.value) - shown) <= _last_place(h) * (1 + 1e-9) \
+            # kept only if its digits are the value rounded at its own last place ("2270000" for 2,272,727; an
+            # integer's trailing zeros are not significant): "7304" for 7,301 is a slip the model would read as gold
+            # history, and "822.06" for 822.0667 or "163%" for 163.8% a cut a reader takes for a wrong answer
+            if abs((100.0 * num.value if percent else num.value) - shown) <= _last_place(h) * (0.5 + 1e-6) \
                     and answer_matches("答案：" + h, gold_value, gold_answer=h, questions=qs):
                 return h
             decimals = len(normalize(h).split(".", 1)[1].rstrip("%").strip()) if "." in normalize(h) else 0
