@@ -205,6 +205,9 @@ def test_a_one_row_table_of_name_and_value_cells_says_each_once():
     table = [["員工離職", "2005 年 12 月 31 日負債 $ 20963", "2006 年現金支付 $ -12389 ( 12389 )",
               "2008 年 12 月 31 日負債 2014"]]
     assert render_row(table, 0) == "員工離職：2005 年 12 月 31 日負債 $ 20,963、2006 年現金支付 $ -12,389、2008 年 12 月 31 日負債 —。"
+    # a four-digit amount after 「$」 is grouped too (v37: 「其他 $ -1743」); the years in the names are not
+    four = [["員工離職", "2006 年 12 月 31 日負債 $ 7327", "其他 $ -1743", "2007 年費用 $ 633"]]
+    assert render_row(four, 0) == "員工離職：2006 年 12 月 31 日負債 $ 7,327、其他 $ -1,743、2007 年費用 $ 633。"
     # a header row of years is not such a row
     assert "營收於 2015 及 2014 年分別為 $ 10" in render_row([["", "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1)
 
@@ -524,5 +527,6 @@ def test_a_row_over_period_columns_says_its_periods_once_with_fen_bie_wei():
     assert "分別為" not in render_row([["", "2015", "2014"], ["產權", "租賃", "自有"]], 1)
     days = [["", "2012 年 12 月 29 日", "2013 年 12 月 28 日"], ["標普 500", "$ 100.00", "$ 134.11"]]
     assert render_row(days, 1) == "標普 500：2012 年 12 月 29 日 $ 100.00、2013 年 12 月 28 日 $ 134.11。"
+    assert "分別為" not in render_row([["", "2015", "2014"], ["合計", "$ 10", "$ 9"]], 1)  # 「合計分別為」 (v35)
     change = [["", "2017", "2016", "變動"], ["營收", "10", "8", "2"]]
     assert "分別為" not in render_row(change, 1)

@@ -592,6 +592,18 @@ def test_restated_only_tells_an_amount_shown_only_in_another_unit():
     assert not shown.restated_only(5.5)  # not in the prompt at all (missing_fact's business)
 
 
+def test_restated_operand_reads_added_constants_but_not_counts():
+    # v37: convfinqa 0296 — the credit line 「由 50 億美元提高至 70 億美元」, program subtract(const_7, const_5), gold 2
+    # (billions) and no unit asked; a constant that multiplies or divides is a count (七大洲, 分八期), not an amount
+    prompt = "本公司有權要求將該額度由 50 億美元提高至 70 億美元，分七期支付。"
+
+    def flagged(program: str, value: float) -> bool:
+        unit = _unit("what would be the change?", program, value, q_zh="變動會是多少？", prompt=prompt)
+        return any(f.check == "restated_operand" for f in screen([unit]))
+    assert flagged("subtract(const_7, const_5)", 2)
+    assert not flagged("divide(455, const_7)", 65)
+
+
 def test_restated_operand_is_not_flagged_once_the_question_names_the_unit():
     # q33: a question that asks 「（以美元計）」 names the gold's unit as surely as 「（以百萬美元計）」 does
     prompt = "已買回 86 億美元的股份。"

@@ -411,10 +411,12 @@ _NAME_AND_VALUE_RE = re.compile(r".*[^\W\d_].*?\s\(?-?\$?\s?-?\d[\d,]*(?:\.\d+)?
 
 def _name_value_cell(text: str, keep: frozenset[float]) -> str:
     """A cell that says name and value (「2008 年 12 月 31 日負債 2014」): the value once, a trailing dash code
-    read 「—」, five-digit and longer amounts grouped (the name holds years)."""
+    read 「—」, five-digit and longer amounts grouped, and four-digit ones after 「$」 (the name holds years)."""
     text = _value(text.strip(), keep)
     m = re.search(rf"\s({_DASH_CODES})$", text)
     text = text[:m.start()] + " —" if m and float(m.group(1)) not in keep else text
+    # a four-digit figure after 「$」 is an amount, never one of the name's years (「其他 $ -1743」 → 「$ -1,743」)
+    text = re.sub(r"(\$\s?-?)(\d{4})(?![\d,])", lambda d: f"{d.group(1)}{int(d.group(2)):,}", text)
     return _grouped([text], digits=5)[0]
 
 
@@ -874,6 +876,7 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
 
 _PERIOD_NAME_RE = re.compile(r"((?:19|20)\d\d) 年(度)?((?: \d{1,2} 月 \d{1,2} 日)?)")
 _DAY_LABEL_RE = re.compile(r"\d{1,2} 月 \d{1,2} 日\S")  # 「1 月 1 日餘額」: a balance dated in each column's year
+_BARE_TOTALS = frozenset({"合計", "總計", "小計", "總額", "合計數"})  # 「合計分別為」 reads as a contradiction (v35)
 _MAX_RESPECTIVELY = 4  # past four values a reader can no longer pair 「分別為」's values with their periods
 
 
@@ -886,8 +889,8 @@ def _respectively(label: str, parts: list[tuple[str, str]]) -> str | None:
     """A row over period columns as a Taiwan report writes it — the periods once, the values after 「分別為」:
     「年底餘額於 2010、2009 及 2008 年分別為 $ 50.9、$ 55.2 及 $ 65.7」, 「其他於 2012 年及 2011 年 12 月 31 日分別為
     81 及 120」, a label dated by the columns' years 「2013、2012 及 2011 年 1 月 1 日餘額分別為 …」. Only for two to four
-    amounts under distinct years (年 / 年度, or one month-day), none a dash or words; else None (the listing
-    says it). A leading 「減：」 (a deduction row) is the table's sign convention, not part of the name.
+    amounts under distinct years (年 / 年度, or one month-day), none a dash or words, under a label that names
+    something (not a bare 「合計」); else None (the listing says it). A leading 「減：」 (a deduction row) is the table's sign convention, not part of the name.
 
     >>> _respectively("年底餘額", [("2010 年", "$ 50.9"), ("2009 年", "$ 55.2"), ("2008 年度", "$ 65.7")])
     '年底餘額於 2010、2009 及 2008 年度分別為 $ 50.9、$ 55.2 及 $ 65.7'
@@ -900,7 +903,7 @@ def _respectively(label: str, parts: list[tuple[str, str]]) -> str | None:
     """
     periods = [_PERIOD_NAME_RE.fullmatch(name) for name, _ in parts]
     values = [value for _, value in parts]
-    if not label or not 2 <= len(parts) <= _MAX_RESPECTIVELY or not all(periods) or _time_like(label) \
+    if not label or label in _BARE_TOTALS or not 2 <= len(parts) <= _MAX_RESPECTIVELY or not all(periods) or _time_like(label) \
             or any(_is_text(v) or v in _PLACEHOLDERS or v.startswith("—") for v in values):
         return None
     years = [m.group(1) for m in periods]

@@ -193,12 +193,25 @@ def missing_operands(program: str, prompt: PromptNumbers) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _literal_operands(program: str) -> list[str]:
+def _amount_operands(program: str) -> list[tuple[str, float]]:
+    """(argument, value) of the literal operands and the non-trivial constants of `program` that may be amounts
+    (not percents; a constant only where it is added or subtracted): 「const_7」 is the page's $ 7 billion as surely as 「7.0」 is (v37: convfinqa
+    0296, 「由 50 億美元提高至 70 億美元」)."""
     try:
         args = _value_args(program)
+        # a constant added or subtracted is an amount; one that multiplies or divides is a count (七大洲, 分八期)
+        summed = {a for st in parse(program) if st.op in ("add", "subtract") for a in st.args}
     except ProgramError:
         return []
-    return [a for a in args if constant(a) is None and literal(a) is not None and not a.endswith("%")]
+    out = []
+    for a in args:
+        c = constant(a)
+        if c is not None:
+            if c not in TRIVIAL_CONSTANTS and a in summed:
+                out.append((a, float(c)))
+        elif literal(a) is not None and not a.endswith("%"):
+            out.append((a, float(a)))
+    return out
 
 
 def _ratio_gold(u: ScreenUnit) -> bool:
@@ -362,7 +375,7 @@ def screen(units: list[ScreenUnit]) -> list[Flag]:
         numbers = PromptNumbers(u.prompt) if u.status != "unanswerable" else None
         if numbers is not None and asked is None and u.answer_value is not None and not _ratio_gold(u) \
                 and not _ASKS_CURRENCY.search(u.question_zh):
-            restated = [a for a in _literal_operands(u.program) if numbers.restated_only(float(a))]
+            restated = [a for a, v in _amount_operands(u.program) if numbers.restated_only(v)]
             if restated:
                 flags.append(Flag("unit", u, f"operand {', '.join(restated)} is in the prompt only in another unit "
                                              f"(億／萬), the question names none (gold {u.answer_value:g})",
