@@ -218,6 +218,8 @@ def test_translator_decisions_are_in_the_term_table(glossary):
     ("changes in other non-current assets and liabilities using cash", "其他非流動資產及負債變動使用之現金",
      "其他非流動資產及負債變動之現金流出"),
     ("the debt-to-equity ratio", "負債對權益比率", "負債權益比"),
+    # issue 30 (f33, v35): earned premium is 滿期保費 in Taiwan insurers' statements, not the PRC 已賺保費
+    ("gross earned premium (gep): $827 million", "總已賺保費（GEP）：8.27 億美元", "總滿期保費（GEP）：8.27 億美元"),
 ])
 def test_decided_renderings_are_enforced(en, bad, good):
     """The losing variant of a translators' DECISION is reported even where the numeral rule cannot see it."""
