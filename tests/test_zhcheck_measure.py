@@ -365,3 +365,16 @@ def test_question_length_and_stacked_de_rows_count_the_english_order_only():
                       "累積總報酬率（百分比）相差多少？") == 1
     assert long.count("截至 2013 年 12 月 31 日止五年間，高盛集團與標普 500 指數的累積總報酬率相差多少百分比？") == 0
     assert {de.kinds, long.kinds} == {frozenset({QUESTION})}
+
+
+def test_year_ended_december_31_row_counts_evidence_prose_only():
+    """Issue 30 (v37 class 5): 「截至 2017 年 12 月 31 日止年度」 in text evidence is counted; 「2017 年度」 and a
+    non-calendar fiscal year 「截至 2017 年 9 月 30 日止年度」 are not."""
+    from tw_fin_eval.zhcheck.patterns import EVIDENCE_TEXT, PATTERNS
+
+    row = {p.name: p for p in PATTERNS}["「截至…12 月 31 日止年度」 (evidence prose)"]
+    assert row.count("截至 2017、2016 及 2015 年 12 月 31 日止年度，本公司淨利為 $ 5 百萬。") == 1
+    assert row.count("截至 2011 年及 2010 年 12 月 31 日止之年度，營收增加。") == 1
+    assert row.count("2017、2016 及 2015 年度，本公司淨利為 $ 5 百萬。") == 0
+    assert row.count("截至 2017 年 9 月 30 日止年度，營收增加。") == 0
+    assert row.kinds == frozenset({EVIDENCE_TEXT})

@@ -181,6 +181,10 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("「相對於」 (questions)", _regex("相對於"), frozenset({QUESTION})),
     Pattern("「對於／關於」 (questions)", _regex("(?<!相)對於|關於"), frozenset({QUESTION})),
     Pattern("「截至…止年度」 (questions)", _regex(r"日止(?:會計)?年度"), frozenset({QUESTION})),
+    # issue 30 (v37 class 5, y33): the same filing period in text evidence — a calendar year is 「2017 年度」 in
+    # prose (glossary §1.4); a non-calendar fiscal year (9 月 30 日止) keeps its date and is not counted
+    Pattern("「截至…12 月 31 日止年度」 (evidence prose)",
+            _regex(r"截至[^，。；]{0,30}?12 月 31 日止(?:之)?(?:會計)?年度"), frozenset({EVIDENCE_TEXT})),
     # issue 30 point 1 (w33): English order in questions — long pre-posed modifiers stacked with 的
     # (「X 於 2015 年的 Y 的…的百分比」) and over-long questions a Taiwan analyst would split or shorten
     Pattern("three 的 in a question", stacked_de, frozenset({QUESTION})),
