@@ -530,3 +530,14 @@ def test_a_row_over_period_columns_says_its_periods_once_with_fen_bie_wei():
     assert "分別為" not in render_row([["", "2015", "2014"], ["合計", "$ 10", "$ 9"]], 1)  # 「合計分別為」 (v35)
     change = [["", "2017", "2016", "變動"], ["營收", "10", "8", "2"]]
     assert "分別為" not in render_row(change, 1)
+
+
+def test_a_header_repeated_inside_the_table_keeps_its_years():
+    # v40: convfinqa 0204 printed its second block's header 「9 月 30 日 | 2016 | 2015」 as 2,016 | 2,015
+    from tw_fin_eval.evidence_zh import display_table
+
+    table = [["9 月 30 日", "2016", "2015"], ["短期借款", "$ 935.8", "$ 1494.3"], ["9 月 30 日", "2016", "2015"],
+             ["銀行借款", "$ 133.1", "$ 2343"], ["加權平均股數", "5978", "2024"]]
+    shown = display_table(table)
+    assert shown[2] == ["9 月 30 日", "2016", "2015"] and shown[3][2] == "$ 2,343"
+    assert shown[4][1:] == ["5,978", "2,024"]  # a year-looking amount in a row that is no header is an amount

@@ -769,13 +769,19 @@ def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
              if c.strip() else c for k, c in enumerate(row)]
             for r, row in enumerate(table[first:], first)]
     width = max(len(r) for r in out)
+    # the header repeated inside the table (「9 月 30 日 | 2016 | 2015」 above a second block, v40: convfinqa 0204): its
+    # figures are the header's years, not 2,016 — only a row that repeats the header's year cells exactly
+    head = [cell.strip() for cell in out[0][lead:]] if first else []
+    year_rows = {r for r, row in enumerate(out) if r >= first and head and any(_YEAR_RE.fullmatch(h) for h in head)
+                 and [cell.strip() for cell in row[lead:]] == head}
     for c in range(lead, width):
         data = [(r, row[c]) for r, row in enumerate(out) if r >= first and c < len(row)]
         figures = [(r, m) for r, cell in data for m in _GROUP_RE.finditer(cell)]
         years_only = all(_YEAR_RE.fullmatch(m.group(2)) and "$" not in out[r][c] for r, m in figures)
         for r, cell in data:
             label = out[r][0] if out[r] else ""
-            out[r][c] = _GROUP_RE.sub(lambda m, x=cell, lab=label, y=years_only: _group_figure(m, x, lab, y), cell)
+            out[r][c] = _GROUP_RE.sub(lambda m, x=cell, lab=label, y=years_only or r in year_rows:
+                                      _group_figure(m, x, lab, y), cell)
     return out
 
 
