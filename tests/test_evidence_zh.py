@@ -530,3 +530,20 @@ def test_a_row_over_period_columns_says_its_periods_once_with_fen_bie_wei():
     assert "分別為" not in render_row([["", "2015", "2014"], ["合計", "$ 10", "$ 9"]], 1)  # 「合計分別為」 (v35)
     change = [["", "2017", "2016", "變動"], ["營收", "10", "8", "2"]]
     assert "分別為" not in render_row(change, 1)
+
+
+def test_an_ocr_year_pair_beside_a_change_column_is_named_and_the_checker_accepts_it():
+    # v36: convfinqa 0188 printed the header 「2008 20142007」 (the page's 2008—2007 change column) as it came
+    from tw_fin_eval.evidence_zh import display_table
+    from tw_fin_eval.zhcheck.rules import table_issues
+
+    en = [["( in millions )", "2009", "2008", "2007", "change 2009 vs 2008", "2008 20142007"], ["sales", "1", "2", "3", "-41%", "-36%"]]
+    zh = [["（百萬美元）", "2009", "2008", "2007", "2009 年較 2008 年變動", "2008 20142007"], ["銷貨淨額", "1", "2", "3", "-41%", "-36%"]]
+    shown = display_table(zh)
+    assert shown[0][5] == "2008 年較 2007 年變動"
+    assert not table_issues(en, shown, displayed=True)
+    # not beside a change column, or the years the wrong way round: left as it came, and a wrong name is caught
+    assert display_table([["", "2008 20142007"], ["a", "1"]])[0][1] == "2008 20142007"
+    wrong = [row[:] for row in shown]
+    wrong[0][5] = "2008 年較 2006 年變動"
+    assert table_issues(en, wrong, displayed=True)
