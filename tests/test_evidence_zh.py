@@ -541,3 +541,20 @@ def test_a_header_repeated_inside_the_table_keeps_its_years():
     shown = display_table(table)
     assert shown[2] == ["9 月 30 日", "2016", "2015"] and shown[3][2] == "$ 2,343"
     assert shown[4][1:] == ["5,978", "2,024"]  # a year-looking amount in a row that is no header is an amount
+
+
+def test_an_ocr_year_pair_beside_a_change_column_is_named_and_the_checker_accepts_it():
+    # v36: convfinqa 0188 printed the header 「2008 20142007」 (the page's 2008—2007 change column) as it came
+    from tw_fin_eval.evidence_zh import display_table
+    from tw_fin_eval.zhcheck.rules import table_issues
+
+    en = [["( in millions )", "2009", "2008", "2007", "change 2009 vs 2008", "2008 20142007"], ["sales", "1", "2", "3", "-41%", "-36%"]]
+    zh = [["（百萬美元）", "2009", "2008", "2007", "2009 年較 2008 年變動", "2008 20142007"], ["銷貨淨額", "1", "2", "3", "-41%", "-36%"]]
+    shown = display_table(zh)
+    assert shown[0][5] == "2008 年較 2007 年變動"
+    assert not table_issues(en, shown, displayed=True)
+    # not beside a change column, or the years the wrong way round: left as it came, and a wrong name is caught
+    assert display_table([["", "2008 20142007"], ["a", "1"]])[0][1] == "2008 20142007"
+    wrong = [row[:] for row in shown]
+    wrong[0][5] = "2008 年較 2006 年變動"
+    assert table_issues(en, wrong, displayed=True)

@@ -201,12 +201,28 @@ def _column_name(name: str) -> str:
 _DOLLAR_CHANGE_RE = re.compile(r"(?:^|\s)\$(?:\s|$)")
 
 
+_OCR_YEAR_PAIR_RE = re.compile(r"((?:19|20)\d\d)\s+(?:2013|2014)((?:19|20)\d\d)")  # two years, the dash read as 2014
+
+
+def change_pair_header(cell: str) -> str | None:
+    """A header cell that is only FinQA's OCR of a change column between two years, the dash read as a dash code —
+    「2008 20142007」 (the page's 2008—2007) — named as a Taiwan table heads it: 「2008 年較 2007 年變動」; else None.
+
+    >>> change_pair_header("2008 20142007"), change_pair_header("2008 2007"), change_pair_header("2007 20142008")
+    ('2008 年較 2007 年變動', None, None)
+    """
+    m = _OCR_YEAR_PAIR_RE.fullmatch(cell.strip())
+    return f"{m.group(1)} 年較 {m.group(2)} 年變動" if m and m.group(1) > m.group(2) else None
+
+
 def _header_cell(cell: str, previous: str) -> str:
     """A change column's header as a Taiwan table heads it, where FinQA's debris leaves no doubt (r31a class D):
     「截至 12 月 31 日止年度變動 $」 → 「變動金額」, 「% (  % )」 after a change column → 「變動 %」, 「% (  % ) 變動
     2009 年對 2008 年」 → 「2009 年較 2008 年變動 %」, 「…帳面價值之 % (  % )」 → 「…帳面價值之百分比」. A lone
     「% (  % )」 after anything else says too little to name: left as it is. `previous`: the header cell to
     the left, as printed."""
+    if "變動" in previous and (named := change_pair_header(cell)) is not None:
+        return named  # 「2008 20142007」 beside 「…2009 年較 2008 年變動」 (v36: convfinqa 0188)
     percent = bool(_PCT_DEBRIS_RE.search(cell))
     if not percent and not ("變動" in cell and _DOLLAR_CHANGE_RE.search(cell)):
         return cell

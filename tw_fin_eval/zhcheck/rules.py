@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tw_fin_eval.evidence_zh import footnote_marks, range_dashes
+from tw_fin_eval.evidence_zh import change_pair_header, footnote_marks, range_dashes
 from tw_fin_eval.finding import Finding
 from tw_fin_eval.glossary import Glossary, load_glossary
 
@@ -902,6 +902,8 @@ def table_issues(en_table: list[list[str]], zh_table: list[list[str]], *, displa
         for c, (en_cell, zh_cell) in enumerate(zip(en_row, zh_row)):
             if displayed and r == 0 and zh_cell.strip() in _CHANGE_HEADERS and _CHANGE_HEADER_EN_RE.fullmatch(en_cell):
                 continue  # 「for the years ended december 31 , $」, 「% (  % )」: the display names the change column
+            if displayed and r == 0 and zh_cell.strip() == change_pair_header(en_cell):
+                continue  # 「2008 20142007」 printed 「2008 年較 2007 年變動」: the years kept, the dash code named
             if not _LATIN_RE.search(en_cell):
                 if en_cell != zh_cell and not (displayed and displayed_as(en_cell, zh_cell)):
                     findings.append(Finding("table_cell",
