@@ -498,7 +498,8 @@ def gold_display(human: str | None, gold_value: float, *, questions: Iterable[st
         # the human string must state the value itself (its value within the tolerance: "142.4%" for
         # 1.42403, not "360" for 3.6) — then the scorer decides whether it is precise enough
         if num is not None and DEFAULT_TOLERANCE.close(num.value, gold_value):
-            percent = normalize(h).endswith("%")
+            plain = normalize(h)
+            percent = plain.endswith("%")
             shown = 100.0 * gold_value if percent else gold_value
             # kept only if its digits are the value rounded at its own last place ("2270000" for 2,272,727; an
             # integer's trailing zeros are not significant): "7304" for 7,301 is a slip the model would read as gold
@@ -506,7 +507,7 @@ def gold_display(human: str | None, gold_value: float, *, questions: Iterable[st
             if abs((100.0 * num.value if percent else num.value) - shown) <= _last_place(h) * (0.5 + 1e-6) \
                     and answer_matches("答案：" + h, gold_value, gold_answer=h, questions=qs):
                 return h
-            decimals = len(normalize(h).split(".", 1)[1].rstrip("%").strip()) if "." in normalize(h) else 0
+            decimals = len(plain.split(".", 1)[1].rstrip("%").strip()) if "." in plain else 0
             for d in range(min(decimals, 6), 7):  # no fewer decimals than the human string shows
                 cand = f"{shown:.{d}f}" + ("%" if percent else "")
                 if answer_matches("答案：" + cand, gold_value, gold_answer=cand, questions=qs,
