@@ -28,7 +28,7 @@ def test_unit_from_a_column_bracket_without_nesting():
     ("百萬美元", "（單位：百萬美元）"),
     ("（單位：千）", "（單位：千）"),
     ("截至 12 月 31 日止年度（百萬美元）", "（單位：百萬美元）"),
-    ("（百萬美元，每股金額除外）", "（單位：百萬美元，每股金額除外）"),
+    ("（百萬美元，每股金額除外）", "（單位：百萬美元）"),  # an amount row states its own unit, not the exception
 ])
 def test_the_corner_unit_is_never_dropped(corner, unit):
     text = render_row([[corner, "2015", "2014"], ["營收", "$ 10", "$ 9"]], 1)
@@ -558,3 +558,69 @@ def test_an_ocr_year_pair_beside_a_change_column_is_named_and_the_checker_accept
     wrong = [row[:] for row in shown]
     wrong[0][5] = "2008 年較 2006 年變動"
     assert table_issues(en, wrong, displayed=True)
+
+
+def test_a_table_whose_first_row_is_data_is_printed_under_a_named_header():
+    from tw_fin_eval.evidence_zh import prompt_header
+    from tw_fin_eval.prompts import render_table
+
+    amounts = [["2013 年 1 月 1 日餘額", "$ 180,993"], ["本期稅務處理之增加", "27,229"]]
+    assert prompt_header(amounts) == ["項目", "金額"]
+    lines = render_table(amounts, prompt_header(amounts)).splitlines()
+    assert lines[:3] == ["| 項目 | 金額 |", "| --- | --- |", "| 2013 年 1 月 1 日餘額 | $ 180,993 |"]
+    assert prompt_header([["2017", "—"], ["2018", "150"]], "單位：百萬美元") == ["年度", "金額"]
+    assert prompt_header([["土地改良", "20"], ["建築物", "39-40"]]) == ["項目", "數值"]
+    assert prompt_header([["甲", "1", "2"], ["乙", "3", "4"]]) == ["項目", "", ""]
+    # a real header (years, words, an OCR year pair) keeps its row as the header
+    assert prompt_header([["", "2017", "2016"], ["營收", "$ 5", "$ 4"]]) is None
+    assert prompt_header([["", "2008 20142007"], ["營收", "5"]]) is None
+    assert prompt_header([["幣別", "金額"], ["英鎊", "$ 42"]]) is None
+    assert render_table(amounts).splitlines()[0] == "| 2013 年 1 月 1 日餘額 | $ 180,993 |"
+
+
+def test_built_prompts_give_a_headerless_table_a_header_row():
+    import json
+
+    from tw_fin_eval.evidence_zh import header_is_data
+    from tw_fin_eval.paths import DATA_DIR
+
+    path = DATA_DIR / "finqa_tw_test.jsonl"
+    if not path.exists():
+        pytest.skip("data/ not built")
+    seen = 0
+    for line in path.open(encoding="utf-8"):
+        rec = json.loads(line)
+        table = rec["context"]["table"]
+        if table and len(table) > 1 and len(table[0]) == 2 and header_is_data(table[0]):
+            user = rec["messages"][1]["content"]
+            first = "| " + " | ".join(table[0]) + " |"
+            assert first in user and user.index("| --- |") < user.index(first), rec["id"]
+            seen += 1
+    assert seen > 50
+
+
+@pytest.mark.parametrize("corner, label, values, unit", [
+    ("（百萬美元，每股金額除外）", "每股盈餘", ["$ 1.2", "$ 1.1"], None),
+    ("（百萬美元，每股金額除外）", "淨利", ["$ 12", "$ 11"], "（單位：百萬美元）"),
+    ("截至 12 月 31 日止年度（百萬美元，比率除外）", "淨利息收益率", ["2.50%", "2.36%"], None),
+    ("截至 12 月 31 日止年度（百萬美元，比率除外）", "CIB 淨利息收益率（c）", ["0.51", "0.86"], None),
+    ("截至 12 月 31 日止年度（百萬美元，比率除外）", "平均生息資產", ["$ 2,229", "$ 2,180"], "（單位：百萬美元）"),
+    ("（千，股數及每股金額除外）", "加權平均流通在外股數", ["100", "90"], None),
+    ("（千，股數及每股金額除外）", "每股股利", ["1.2", "1.1"], None),
+    ("（千，股數及每股金額除外）", "淨利", ["10", "9"], "（單位：千）"),
+    ("（百萬，每股金額除外）", "普通股買回股數", ["29.0", "36.6"], "（單位：百萬股）"),
+    ("（千）", "加權平均流通在外股數", ["100", "90"], "（單位：千股）"),
+    ("（千）", "每股盈餘之股數調整", ["1", "2"], "（單位：千）"),  # a per-share label is no share count
+    ("（百萬美元）", "營業利益率", ["10%", "9%"], None),
+    ("（百萬美元）", "營業利益率", ["10%", "9"], "（單位：百萬美元）"),  # not all percentages: kept
+    ("（百萬美元，員工人數除外）", "員工人數", ["10", "9"], "（單位：百萬美元，員工人數除外）"),  # unread: kept
+])
+def test_a_row_states_the_unit_that_is_its_own(corner, label, values, unit):
+    """v38–v40: 「淨利息收益率…分別為 2.50%…（單位：百萬美元，比率除外）」 — a rate row under an amount unit."""
+    text = render_row([[corner, "2015", "2014"], [label, *values]], 1)
+    if unit is None:
+        assert "單位" not in text, text
+    else:
+        assert text.endswith(unit + "。"), text
+    for v in values:
+        assert v in text

@@ -395,6 +395,43 @@ def _unit_suffix(unit: str) -> str:
     return f"（{unit}）" if "單位" in unit else f"（單位：{unit}）"
 
 
+_EXCEPTED_RE = re.compile(r"^(?P<base>.+?)[，,]\s*(?P<kinds>[^，,]+?)除外$")
+_RATE_LABEL_RE = re.compile(r"率|比例|百分比|%")
+_BARE_SCALE_RE = re.compile(r"(?:單位：)?(?:千|百萬|十億)")
+_SHARES_LABEL_RE = re.compile(r"^(?!.*每股).*(?:股數|股份數)")
+
+
+def _exempt(kind: str, label: str, values: list[str]) -> bool | None:
+    """Whether a row is of the kind a unit excepts (「每股金額」, 「比率」, 「股數」); None for a kind we do not know."""
+    if "每股" in kind:
+        return "每股" in label
+    if re.search(r"比率|百分比|比例|利率", kind):
+        return all(v.endswith("%") for v in values) or bool(_RATE_LABEL_RE.search(label))
+    if "股" in kind:
+        return "每股" not in label and bool(re.search(r"股數|股份|[^每]股$", label))
+    return None
+
+
+def row_unit(unit: str, label: str, values: list[str]) -> str:
+    """The unit a row's sentence states: a unit's exceptions (「百萬美元，每股金額除外」) are the table's, a row
+    states the one that is its own — an amount row 「百萬美元」, a per-share or a rate row none; a row of
+    percentages states no amount unit. Exceptions we cannot read keep the whole unit."""
+    if not unit or not values:
+        return unit
+    if m := _EXCEPTED_RE.match(unit.strip()):
+        verdicts = [_exempt(k, label, values) for k in re.split(r"及|與|、|和", m["kinds"]) if k.strip()]
+        if not verdicts or None in verdicts:
+            return unit
+        if any(verdicts):
+            return ""
+        unit = m["base"].strip()
+    if all(v.endswith("%") for v in values) and "%" not in unit:
+        return ""
+    if _BARE_SCALE_RE.fullmatch(unit) and _SHARES_LABEL_RE.search(label):
+        return unit + "股"  # 「普通股買回股數…（單位：百萬）」 counts shares: 百萬股
+    return unit
+
+
 _YEARS_ONLY_RE = re.compile(r"(?:(?:19|20)\d\d[\s—–\-]*)+")  # 「2008 20142007」: years (and a dash code)
 _YEAR_PAIR_RE = re.compile(rf"(?:.*?\s)?((?:19|20)\d\d)(?: ?年)?\s*(?:—|–|-|{_DASH_CODES})\s*((?:19|20)\d\d)(?: ?年)?")
 _PLACEHOLDERS = frozenset({"無", "不適用", "n/a", "na", "nm", "—", "-", "–", "***", "*", "不適用者"})
@@ -408,6 +445,24 @@ def header_is_data(header: list[str]) -> bool:
         return True  # `display_table` printed a dash code of a data cell (「$ 2014」) as 「—」
     return any(re.search(r"\d", c) and not re.search(r"[^\d\s$,.%()\-]", c) and not _YEARS_ONLY_RE.fullmatch(c)
                for c in cells)
+
+
+_YEAR_CELL_RE = re.compile(r"(?:19|20)\d\d(?: ?年(?:度)?)?")
+
+
+def prompt_header(table: list[list[str]] | None, table_unit: str | None = None) -> list[str] | None:
+    """The header a table printed without one is shown under (its first row is data, `header_is_data`):
+    「| 年度 | 金額 |」 over year rows, 「| 項目 | 金額 |」 over amounts (a 「$」 or a currency unit), else
+    「| 項目 | 數值 |」; a wider table names its first column only. None when the table has its own header."""
+    if not table or len(table) < 2 or len(table[0]) < 2 or not header_is_data(table[0]):
+        return None
+    width = max(len(row) for row in table)
+    labels = [strip_marks(row[0]).strip() for row in table if row]
+    first = "年度" if all(_YEAR_CELL_RE.fullmatch(c) for c in labels) else "項目"
+    if width > 2:
+        return [first] + [""] * (width - 1)
+    amounts = any("$" in row[1] for row in table if len(row) > 1) or "元" in (table_unit or "")
+    return [first, "金額" if amounts else "數值"]
 
 
 def _year_pair(name: str) -> str | None:
@@ -862,14 +917,17 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
         # one amount under no column name (「金額」, a unit only, no header at all): a time is no subject
         label += _subject(table, label)  # 「2018 年金額為 $ 760000」, not 「2018 年為 …」
     units = {u for _, u in columns}
-    shared_unit = units.pop() if len(units) == 1 else ""
+    units_shared = len(units) == 1
+    shared_unit = units.pop() if units_shared else ""
+    values = [v for v in (_value(cell, keep) for cell in cells[1:]) if v]
+    shared_unit = row_unit(shared_unit, cells[0] if cells else "", values)
     parts = []
     for (name, unit), cell in zip(columns, cells[1:]):
         value = _value(cell, keep)
         if not value:
             continue
-        own = _unit_suffix(unit) if unit and not shared_unit else ""
-        parts.append((name, value + own))
+        own = row_unit(unit, cells[0] if cells else "", [value]) if unit and not units_shared else ""
+        parts.append((name, value + (_unit_suffix(own) if own else "")))
     named = [p for p in parts if p[0]]
     if len(parts) == 1 and parts[0][0] and label and (_time_like(parts[0][0]) or _is_time(label)):
         first, second = (parts[0][0], label) if _time_like(parts[0][0]) else (label, parts[0][0])

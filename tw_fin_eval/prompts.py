@@ -24,45 +24,50 @@ SYSTEM_OPEN = (
 )
 
 
-def render_table(table: list[list[str]] | None) -> str:
-    """A Markdown table; the first row is the header. Pipes inside cells are escaped."""
+def render_table(table: list[list[str]] | None, header: list[str] | None = None) -> str:
+    """A Markdown table; the first row is the header, unless `header` is given: then it heads the table
+    and every row of `table` is a body row (a table whose first row is data, evidence_zh.prompt_header).
+    Pipes inside cells are escaped."""
     if not table:
         return ""
-    width = max(len(row) for row in table)
+    rows = [header, *table] if header else table
+    width = max(len(row) for row in rows)
 
     def line(row: list[str]) -> str:
         cells = [str(c).replace("|", "\\|").replace("\n", " ") for c in row] + [""] * (width - len(row))
         return "| " + " | ".join(cells) + " |"
 
-    out = [line(table[0]), "| " + " | ".join(["---"] * width) + " |"]
-    out.extend(line(row) for row in table[1:])
+    out = [line(rows[0]), "| " + " | ".join(["---"] * width) + " |"]
+    out.extend(line(row) for row in rows[1:])
     return "\n".join(out)
 
 
-def context_block(table: list[list[str]] | None, evidence: list[str], table_unit: str | None = None) -> str:
+def context_block(table: list[list[str]] | None, evidence: list[str], table_unit: str | None = None,
+                  header: list[str] | None = None) -> str:
     """The table (captioned with its unit when the page states it outside the table: 「表格（單位：千）：」)
     and the evidence sentences."""
     parts = []
     if table:
         caption = f"（{table_unit}）" if table_unit else ""
-        parts.append(f"表格{caption}：\n" + render_table(table))
+        parts.append(f"表格{caption}：\n" + render_table(table, header))
     if evidence:
         parts.append("相關資料：\n" + "\n".join(f"- {e}" for e in evidence))
     return "\n\n".join(parts)
 
 
 def numeric_messages(question: str, table: list[list[str]] | None, evidence: list[str],
-                     *, yes_no: bool = False, table_unit: str | None = None) -> list[dict[str, str]]:
+                     *, yes_no: bool = False, table_unit: str | None = None,
+                     header: list[str] | None = None) -> list[dict[str, str]]:
     system = SYSTEM_NUMERIC + (SYSTEM_YES_NO_HINT if yes_no else "")
-    user = context_block(table, evidence, table_unit) + f"\n\n問題：{question}"
+    user = context_block(table, evidence, table_unit, header) + f"\n\n問題：{question}"
     return [{"role": "system", "content": system}, {"role": "user", "content": user.strip()}]
 
 
 def conversation_parts(table: list[list[str]] | None, evidence: list[str],
-                       table_unit: str | None = None) -> tuple[str, str]:
+                       table_unit: str | None = None, header: list[str] | None = None) -> tuple[str, str]:
     """(system, first_user_prefix) for a ConvFinQA record; the runner appends each turn's question."""
     system = SYSTEM_NUMERIC + SYSTEM_YES_NO_HINT + "這是一段多輪對話，後面的問題可能承接前面的問題。"
-    prefix = context_block(table, evidence, table_unit) + "\n\n問題："
+    prefix = context_block(table, evidence, table_unit, header) + "\n\n問題："
     return system, prefix
 
 

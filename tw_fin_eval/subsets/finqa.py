@@ -8,6 +8,7 @@ from typing import Any
 
 from tw_fin_eval import prompts
 from tw_fin_eval.answers.match import gold_display
+from tw_fin_eval.evidence_zh import prompt_header
 from tw_fin_eval.overlay import Overlay, OverlaySpec, Pair, evidence_pairs
 from tw_fin_eval.records import (
     en_evidence,
@@ -90,7 +91,7 @@ def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
         answer_text=f["answer_text"],
         program=f["program"],
         messages=prompts.numeric_messages(question, table, evidence, yes_no=f["answer_text"] is not None,
-                                          table_unit=unit),
+                                          table_unit=unit, header=prompt_header(table, unit)),
         original_en={"question": item.question, "table": item.table, "evidence": en_evidence(item, ov),
                      "answer": f["answer_original"]},
         meta=translation_meta(ov),

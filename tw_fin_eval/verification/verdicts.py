@@ -18,6 +18,7 @@ from typing import Any
 from tw_fin_eval import prompts
 from tw_fin_eval.answers.match import answer_matches, gold_display
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.evidence_zh import prompt_header
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.records import program_kind
 from tw_fin_eval.schema import GOLD_REASONS, GOLD_STATUSES, GOLD_SWEEP_CLASSES, display_number
@@ -370,7 +371,8 @@ def _fix_finqa(rec: dict[str, Any], v: Verdict | None) -> None:
             ctx = rec["context"]
             rec["messages"] = prompts.numeric_messages(rec["question"], ctx["table"], ctx["evidence"],
                                                        yes_no=v.answer_text is not None,
-                                                       table_unit=ctx.get("table_unit"))
+                                                       table_unit=ctx.get("table_unit"),
+                                                       header=prompt_header(ctx["table"], ctx.get("table_unit")))
 
 
 def _fix_turn(turn: dict[str, Any], v: Verdict | None) -> None:
