@@ -570,6 +570,12 @@ def test_a_table_whose_first_row_is_data_is_printed_under_a_named_header():
     assert lines[:3] == ["| 項目 | 金額 |", "| --- | --- |", "| 2013 年 1 月 1 日餘額 | $ 180,993 |"]
     assert prompt_header([["2017", "—"], ["2018", "150"]], "單位：百萬美元") == ["年度", "金額"]
     assert prompt_header([["土地改良", "20"], ["建築物", "39-40"]]) == ["項目", "數值"]
+    schedule = [["2015", "$ 5"], ["2016", "4"], ["2020 年及以後年度", "9"], ["合計", "$ 18"]]
+    assert prompt_header(schedule) == ["年度", "金額"]
+    assert prompt_header([["2003 年 12 月 31 日", "$ 5"], ["2004 年 12 月 31 日", "4"]]) == ["日期", "金額"]
+    # a balance roll-forward opens and closes on dated balances: its rows are items
+    assert prompt_header([["2007 年 4 月 1 日餘額", "$ 224"], ["減少", "-56"], ["2008 年 3 月 31 日餘額", "$ 168"]]) \
+        == ["項目", "金額"]
     assert prompt_header([["甲", "1", "2"], ["乙", "3", "4"]]) == ["項目", "", ""]
     # a real header (years, words, an OCR year pair) keeps its row as the header
     assert prompt_header([["", "2017", "2016"], ["營收", "$ 5", "$ 4"]]) is None

@@ -447,18 +447,23 @@ def header_is_data(header: list[str]) -> bool:
                for c in cells)
 
 
-_YEAR_CELL_RE = re.compile(r"(?:19|20)\d\d(?: ?年(?:度)?)?")
+# a year (「20081」: FinQA glued note 1 to 2008), 「以後年度」, 「2018 年及以後年度」; a date 「2003 年 12 月 31 日」
+_YEAR_CELL_RE = re.compile(r"(?:(?:19|20)\d\d\d?(?: ?年(?:度)?)?|(?:(?:19|20)\d\d ?年及)?以後年度)")
+_DATE_CELL_RE = re.compile(r"(?:19|20)\d\d 年 \d{1,2} 月 \d{1,2} 日")
 
 
 def prompt_header(table: list[list[str]] | None, table_unit: str | None = None) -> list[str] | None:
     """The header a table printed without one is shown under (its first row is data, `header_is_data`):
-    「| 年度 | 金額 |」 over year rows, 「| 項目 | 金額 |」 over amounts (a 「$」 or a currency unit), else
+    「| 年度 | 金額 |」 over year rows (a maturity schedule: years, 「以後年度」, its total), 「| 日期 | 金額 |」 over
+    dates, 「| 項目 | 金額 |」 over amounts (a 「$」 or a currency unit), else
     「| 項目 | 數值 |」; a wider table names its first column only. None when the table has its own header."""
     if not table or len(table) < 2 or len(table[0]) < 2 or not header_is_data(table[0]):
         return None
     width = max(len(row) for row in table)
     labels = [strip_marks(row[0]).strip() for row in table if row]
-    first = "年度" if all(_YEAR_CELL_RE.fullmatch(c) for c in labels) else "項目"
+    body = labels[:-1] if len(labels) > 2 else labels  # a maturity schedule's last row is its total
+    first = "年度" if all(_YEAR_CELL_RE.fullmatch(c) for c in body) else \
+        "日期" if all(_DATE_CELL_RE.fullmatch(c) for c in body) else "項目"
     if width > 2:
         return [first] + [""] * (width - 1)
     amounts = any("$" in row[1] for row in table if len(row) > 1) or "元" in (table_unit or "")
