@@ -630,3 +630,15 @@ def test_a_row_states_the_unit_that_is_its_own(corner, label, values, unit):
         assert text.endswith(unit + "。"), text
     for v in values:
         assert v in text
+
+
+def test_an_as_of_month_column_reads_as_a_month_end():
+    """Goldman's "as of december 2014" columns: 「截至 2014 年 12 月 $ 8,368、截至 2013 年 12 月 …」 read as a listing."""
+    table = [["（百萬美元）", "截至 2014 年 12 月", "截至 2013 年 12 月"], ["薪酬及福利", "$ 8,368", "$ 7,874"]]
+    assert render_row(table, 1) == "薪酬及福利於 2014 年及 2013 年 12 月底分別為 $ 8,368 及 $ 7,874（單位：百萬美元）。"
+    # a different month in each column is no common month-end: a listing, each dated
+    mixed = [["", "截至 2014 年 12 月", "截至 2014 年 6 月"], ["風險性資產", "$ 5", "$ 4"]]
+    assert render_row(mixed, 1) == "風險性資產：2014 年 12 月底 $ 5、2014 年 6 月底 $ 4。"
+    # 「截至 2014 年 12 月 31 日止年度」 (a year) is not a month-end
+    year = [["", "截至 2014 年 12 月 31 日止年度", "截至 2013 年 12 月 31 日止年度"], ["營收", "$ 5", "$ 4"]]
+    assert "月底" not in render_row(year, 1)

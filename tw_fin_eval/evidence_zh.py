@@ -43,6 +43,7 @@ _YEAR_RE = re.compile(r"(?:19|20)\d\d")
 _US_DATE = r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:(?:19|20)?\d\d)"  # 12/31/2011, 12/31/11
 _US_DATE_RE = re.compile(r"(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/((?:19|20)?\d\d)")
 _US_MONTH_RE = re.compile(r"(0?[1-9]|1[0-2])/(\d\d)")  # 12/16 in a header row of year-ends
+_AS_OF_MONTH_RE = re.compile(r"截至 ((?:19|20)\d\d) 年 (\d{1,2}) 月")  # "as of december 2014": a month-end
 # a label column header that only says "these are periods": dropped before a year label
 _GENERIC_TIME_LEADS = frozenset({"年度", "年", "期間", "日期", "會計年度", "年份", "季度", "季別", "月份"})
 # a label column header that says which date or period the rows are (「季度截止日」, 「支付日期」, 「衡量時點」)
@@ -78,7 +79,8 @@ def _corner(text: str) -> tuple[str, str]:
 
 
 def _date_label(text: str) -> str:
-    """A year label reads 「2015 年」; a US date 「12/31/2011」 reads 「2011 年 12 月 31 日」."""
+    """A year label reads 「2015 年」; a US date 「12/31/2011」 reads 「2011 年 12 月 31 日」; "as of december 2014"
+    (「截至 2014 年 12 月」) reads 「2014 年 12 月底」."""
     text = text.strip().rstrip(":：")
     if (mark := re.search(r"(?:（(?:[a-z]|註 \d{1,2})）)+$", text)) and mark.start():
         return _date_label(text[:mark.start()]) + mark.group(0)  # 「2016（註 1）」 → 「2016 年（註 1）」
@@ -89,6 +91,8 @@ def _date_label(text: str) -> str:
     m = _US_MONTH_RE.fullmatch(text)
     if m:
         return f"{_full_year(m.group(2))} 年 {int(m.group(1))} 月"
+    if m := _AS_OF_MONTH_RE.fullmatch(text):
+        return f"{m.group(1)} 年 {int(m.group(2))} 月底"  # a balance at a month's end, as a Taiwan report dates it
     if _US_DATE_IN_TEXT_RE.search(text):  # 「10/01/04 2013 10/31/04」, 「基期 12/31/05」
         text = _DATE_RANGE_RE.sub(lambda m: _tw_range(m.group(1), m.group(2)), text)
         text = _US_DATE_IN_TEXT_RE.sub(lambda m: _tw_date(m.group(0)), text)
@@ -117,7 +121,7 @@ def _full_year(year: str) -> str:
 
 
 def _is_time(label: str) -> bool:
-    return bool(re.fullmatch(r"(?:19|20)\d\d 年(?: \d+ 月(?: \d+ 日)?)?", label))
+    return bool(re.fullmatch(r"(?:19|20)\d\d 年(?: \d+ 月(?: \d+ 日|底)?)?", label))
 
 
 def _is_word(name: str, value: str) -> str:
@@ -959,7 +963,7 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     return _flatten(body + (_unit_suffix(shared_unit) if shared_unit else "")) + "。"
 
 
-_PERIOD_NAME_RE = re.compile(r"((?:19|20)\d\d) 年(度)?((?: \d{1,2} 月 \d{1,2} 日)?)")
+_PERIOD_NAME_RE = re.compile(r"((?:19|20)\d\d) 年(度)?((?: \d{1,2} 月(?: \d{1,2} 日|底))?)")
 _DAY_LABEL_RE = re.compile(r"\d{1,2} 月 \d{1,2} 日\S")  # 「1 月 1 日餘額」: a balance dated in each column's year
 _BARE_TOTALS = frozenset({"合計", "總計", "小計", "總額", "合計數"})  # 「合計分別為」 reads as a contradiction (v35)
 _MAX_RESPECTIVELY = 4  # past four values a reader can no longer pair 「分別為」's values with their periods
