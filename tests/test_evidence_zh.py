@@ -642,3 +642,11 @@ def test_an_as_of_month_column_reads_as_a_month_end():
     # 「截至 2014 年 12 月 31 日止年度」 (a year) is not a month-end
     year = [["", "截至 2014 年 12 月 31 日止年度", "截至 2013 年 12 月 31 日止年度"], ["營收", "$ 5", "$ 4"]]
     assert "月底" not in render_row(year, 1)
+
+
+def test_a_long_column_name_says_is_before_its_value():
+    """v40 0336: 「…重大不可觀察輸入值之範圍（平均數／中位數） $ 47」 runs a long name into its amount."""
+    table = [["", "股數", "加權平均給與日公允價值"], ["既得", "-302", "41"]]
+    assert render_row(table, 1) == "既得：股數為 -302、加權平均給與日公允價值為 41。"
+    short = [["", "股數", "公允價值"], ["既得", "-302", "$ 41"]]
+    assert render_row(short, 1) == "既得：股數 -302、公允價值 $ 41。"

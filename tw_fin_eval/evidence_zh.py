@@ -128,8 +128,11 @@ def _is_word(name: str, value: str) -> str:
     """「名稱為 值」, with a space after a name ending in Latin text or a bracket (「據點數 ( 1 ) 為 19」) and
     none before a value in words (「產權為租賃」)."""
     after = "" if re.match(r"[^\W\d_]", value) and not re.match(r"[A-Za-z]", value) else " "
-    before = " " if re.search(r"[A-Za-z0-9)\]]$", name) else ""
+    before = " " if re.search(r"[A-Za-z0-9).\]]$", name) else ""
     return f"{name}{before}為{after}{value}"
+
+
+_BARE_NAME_MAX = 8  # word characters a column name may have and still stand before its value without 「為」
 
 
 def _needs_is(name: str, value: str) -> bool:
@@ -339,7 +342,10 @@ def _listing(parts: list[tuple[str, str]]) -> str:
             entries.append((name, value))
         groups.append(entries)
         i = best + 1
-    say_is = any(_needs_is(n, v) for entries in groups for n, v in entries)  # one style in a row
+    # one style in a row; a long name of its own (not a group's shared lead) runs into a bare value: 「…範圍
+    # （平均數／中位數） $ 47」
+    say_is = any(_needs_is(n, v) or len(entries) == 1 and _words(n) > _BARE_NAME_MAX
+                 for entries in groups for n, v in entries)
     groups = [[_change_item(n, v) or _item(n, v, say_is) for n, v in entries] for entries in groups]
     runs: list[list[str]] = []  # lone entries next to each other share a run; a group is a run of its own
     for items in groups:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from types import ModuleType
 
-from tw_fin_eval import DATA_VERSION, evidence_zh
+from tw_fin_eval import DATA_VERSION, evidence_zh, prompts
 from tw_fin_eval.overlay import Overlay
 from tw_fin_eval.sources.base import Evidence, SourceItem, numbers_in
 
@@ -38,6 +38,21 @@ def render_table_evidence(table: list[list[str]], row: int, keep: frozenset[floa
     """zh-TW sentence for table row evidence, rendered from the *translated* table so it always agrees
     with it: 「2015 年淨營收為 $ 5829（單位：百萬美元）。」 (the wording lives in evidence_zh.render_row)."""
     return evidence_zh.render_row(table, row, keep)
+
+
+def numeric_messages(question: str, table: list[list[str]] | None, evidence: list[str], *, yes_no: bool,
+                     table_unit: str | None) -> list[dict[str, str]]:
+    """A FinQA-TW prompt: the table under its own header row, or under a named one when its first row is
+    data (`evidence_zh.prompt_header`) — every builder of a FinQA-style prompt (subsets, verdicts, evidence
+    additions, twins) calls this, so a record's messages are always the same function of its fields."""
+    return prompts.numeric_messages(question, table, evidence, yes_no=yes_no, table_unit=table_unit,
+                                    header=evidence_zh.prompt_header(table, table_unit))
+
+
+def conversation_parts(table: list[list[str]] | None, evidence: list[str],
+                       table_unit: str | None) -> tuple[str, str]:
+    """(system, first_user_prefix) of a ConvFinQA-TW record, its table printed as `numeric_messages` does."""
+    return prompts.conversation_parts(table, evidence, table_unit, evidence_zh.prompt_header(table, table_unit))
 
 
 _SCALE_ZH = {3: "千", 6: "百萬", 9: "十億"}

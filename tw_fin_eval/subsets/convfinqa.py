@@ -9,9 +9,9 @@ from typing import Any
 
 from tw_fin_eval import prompts
 from tw_fin_eval.answers.match import gold_display
-from tw_fin_eval.evidence_zh import prompt_header
 from tw_fin_eval.overlay import Overlay, OverlaySpec, Pair, evidence_pairs, string_list
 from tw_fin_eval.records import (
+    conversation_parts,
     en_evidence,
     source_of,
     table_unit_caption,
@@ -85,7 +85,7 @@ def validate(item: SourceItem, ov: Overlay) -> None:
 
 def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
     table, evidence, unit = zh_table(item, ov), zh_evidence(item, ov), table_unit_caption(item)
-    system, prefix = prompts.conversation_parts(table, evidence, unit, prompt_header(table, unit))
+    system, prefix = conversation_parts(table, evidence, unit)
     turns = [
         {"question": zh,
          "answer": t["answer"] if t["answer_value"] is None else gold_display(

@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from tw_fin_eval import prompts
 from tw_fin_eval.answers.match import gold_display
-from tw_fin_eval.evidence_zh import prompt_header
 from tw_fin_eval.overlay import Overlay, OverlaySpec, Pair, evidence_pairs
 from tw_fin_eval.records import (
     en_evidence,
+    numeric_messages,
     program_kind,
     source_of,
     table_unit_caption,
@@ -90,8 +89,7 @@ def make_record(item: SourceItem, ov: Overlay) -> dict[str, Any]:
         answer_value=f["answer_value"],
         answer_text=f["answer_text"],
         program=f["program"],
-        messages=prompts.numeric_messages(question, table, evidence, yes_no=f["answer_text"] is not None,
-                                          table_unit=unit, header=prompt_header(table, unit)),
+        messages=numeric_messages(question, table, evidence, yes_no=f["answer_text"] is not None, table_unit=unit),
         original_en={"question": item.question, "table": item.table, "evidence": en_evidence(item, ov),
                      "answer": f["answer_original"]},
         meta=translation_meta(ov),

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from tw_fin_eval import prompts
+from tw_fin_eval import prompts, records
 from tw_fin_eval.answers.match import gold_display
 from tw_fin_eval.records import render_table_evidence
 from tw_fin_eval.sources.base import table_row_sentence
@@ -533,7 +533,7 @@ def _record(record: dict[str, Any], seed: int, unit: Unit, operands: list[Operan
         last = new_turns[-1]
         out.update(question=new_turns[0]["question"], answer=last["answer"], answer_value=last["answer_value"],
                    answer_text=last["answer_text"], program=last["program"])
-        system, prefix = prompts.conversation_parts(table, evidence, (record.get("context") or {}).get("table_unit"))
+        system, prefix = records.conversation_parts(table, evidence, (record.get("context") or {}).get("table_unit"))
         out["system"], out["first_user_prefix"] = system, prefix
         out["messages"] = prompts.conversation_messages(system, prefix, [new_turns[0]["question"]], [])
         out["twin_of"] = {"id": record["id"], "turn": None}
@@ -543,7 +543,7 @@ def _record(record: dict[str, Any], seed: int, unit: Unit, operands: list[Operan
         en.update(answer=gold.answer, answer_value=gold.value, answer_text=gold.text, program=gold.program)
         out.update(question=questions[0], answer=gold.answer, answer_value=gold.value, answer_text=gold.text,
                    program=gold.program,
-                   messages=prompts.numeric_messages(questions[0], table, evidence, yes_no=gold.text is not None,
+                   messages=records.numeric_messages(questions[0], table, evidence, yes_no=gold.text is not None,
                                                      table_unit=(record.get("context") or {}).get("table_unit")))
         if record.get("gold_status") in GOLD_STATUSES:
             out["gold_status"], out["gold_reason"] = "verified", None

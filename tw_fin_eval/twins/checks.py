@@ -16,7 +16,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from tw_fin_eval import prompts
+from tw_fin_eval import records
 from tw_fin_eval.answers.match import answer_matches
 from tw_fin_eval.schema import display_number
 from tw_fin_eval.twins import identities as ids
@@ -95,12 +95,12 @@ def problems(original: dict[str, Any], twin: dict[str, Any]) -> list[str]:
     if len(original["context"]["evidence"]) != len(twin["context"]["evidence"]):
         out.append("evidence count changed")
     if twin.get("turns"):
-        system, prefix = prompts.conversation_parts(t_new, twin["context"]["evidence"],
+        system, prefix = records.conversation_parts(t_new, twin["context"]["evidence"],
                                                     twin["context"].get("table_unit"))
         if (system, prefix) != (twin.get("system"), twin.get("first_user_prefix")):
             out.append("system/first_user_prefix do not match the table and evidence")
     else:
-        want = prompts.numeric_messages(twin["question"], t_new, twin["context"]["evidence"],
+        want = records.numeric_messages(twin["question"], t_new, twin["context"]["evidence"],
                                         yes_no=twin.get("answer_text") is not None,
                                         table_unit=twin["context"].get("table_unit"))
         if want != twin.get("messages"):

@@ -22,8 +22,8 @@ from typing import Any
 
 from tw_fin_eval import prompts
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.evidence_zh import prompt_header
 from tw_fin_eval.jsonl import iter_jsonl
+from tw_fin_eval.records import conversation_parts, numeric_messages
 from tw_fin_eval.subsets import SUBSETS, get_spec
 
 # the source items are passed in keyed by record id (verdicts.apply_verdicts); the registry is read only for
@@ -115,16 +115,15 @@ def apply_additions(subset: str, items_by_id: dict[str, Any], records: list[dict
         if not adds:
             continue
         ctx = rec["context"]
-        header = prompt_header(ctx["table"], ctx.get("table_unit"))
         ctx["evidence"] = list(ctx["evidence"]) + [a.zh for a in adds]
         rec["original_en"]["evidence"] = list(rec["original_en"]["evidence"]) + [
             {"key": a.key, "text": a.en} for a in adds]
         if not get_spec(subset).conversational:
-            rec["messages"] = prompts.numeric_messages(rec["question"], ctx["table"], ctx["evidence"],
+            rec["messages"] = numeric_messages(rec["question"], ctx["table"], ctx["evidence"],
                                                        yes_no=rec["answer_text"] is not None,
-                                                       table_unit=ctx.get("table_unit"), header=header)
+                                                       table_unit=ctx.get("table_unit"))
         else:
-            system, prefix = prompts.conversation_parts(ctx["table"], ctx["evidence"], ctx.get("table_unit"), header)
+            system, prefix = conversation_parts(ctx["table"], ctx["evidence"], ctx.get("table_unit"))
             rec["system"], rec["first_user_prefix"] = system, prefix
             rec["messages"] = prompts.conversation_messages(system, prefix, [rec["turns"][0]["question"]], [])
         n += len(adds)

@@ -15,12 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tw_fin_eval import prompts
 from tw_fin_eval.answers.match import answer_matches, gold_display
 from tw_fin_eval.errors import InputError
-from tw_fin_eval.evidence_zh import prompt_header
 from tw_fin_eval.jsonl import iter_jsonl
-from tw_fin_eval.records import program_kind
+from tw_fin_eval.records import numeric_messages, program_kind
 from tw_fin_eval.schema import GOLD_REASONS, GOLD_STATUSES, GOLD_SWEEP_CLASSES, display_number
 from tw_fin_eval.sources.base import SourceItem
 from tw_fin_eval.subsets import SUBSETS, get_spec
@@ -367,12 +365,11 @@ def _fix_finqa(rec: dict[str, Any], v: Verdict | None) -> None:
         rec["answer"] = _corrected_answer(v, [rec["question"], rec["original_en"]["question"]])
         rec["program"] = v.program
         rec["subcategory"] = program_kind(v.program or "")
-        if yes_no_changed:  # the prompt asks a yes/no question differently (prompts.numeric_messages)
+        if yes_no_changed:  # the prompt asks a yes/no question differently (records.numeric_messages)
             ctx = rec["context"]
-            rec["messages"] = prompts.numeric_messages(rec["question"], ctx["table"], ctx["evidence"],
+            rec["messages"] = numeric_messages(rec["question"], ctx["table"], ctx["evidence"],
                                                        yes_no=v.answer_text is not None,
-                                                       table_unit=ctx.get("table_unit"),
-                                                       header=prompt_header(ctx["table"], ctx.get("table_unit")))
+                                                       table_unit=ctx.get("table_unit"))
 
 
 def _fix_turn(turn: dict[str, Any], v: Verdict | None) -> None:
