@@ -19,14 +19,14 @@ def test_the_issue_example():
 def test_unit_from_a_column_bracket_without_nesting():
     table = [["", "金額（百萬）"], ["2014 年淨營收", "$ 5735"]]
     text = render_row(table, 1)
-    assert text == "2014 年淨營收為 $ 5,735（單位：百萬）。"
+    assert text == "2014 年淨營收為 $ 5,735（單位：百萬美元）。"  # the row's 「$」 names the currency
     assert nested_brackets(text) == 0
 
 
 @pytest.mark.parametrize("corner, unit", [
     ("（百萬美元）", "（單位：百萬美元）"),
     ("百萬美元", "（單位：百萬美元）"),
-    ("（單位：千）", "（單位：千）"),
+    ("（單位：千）", "（單位：千美元）"),  # the row's 「$」 names the currency
     ("截至 12 月 31 日止年度（百萬美元）", "（單位：百萬美元）"),
     ("（百萬美元，每股金額除外）", "（單位：百萬美元）"),  # an amount row states its own unit, not the exception
 ])
@@ -617,6 +617,8 @@ def test_built_prompts_give_a_headerless_table_a_header_row():
     ("（百萬，每股金額除外）", "普通股買回股數", ["29.0", "36.6"], "（單位：百萬股）"),
     ("（千）", "加權平均流通在外股數", ["100", "90"], "（單位：千股）"),
     ("（千）", "每股盈餘之股數調整", ["1", "2"], "（單位：千）"),  # a per-share label is no share count
+    ("（百萬）", "淨營收", ["$ 2,045", "$ 1,854"], "（單位：百萬美元）"),
+    ("（百萬）", "核能發電量", ["-33", "36"], "（單位：百萬）"),  # no 「$」 of its own: no currency guessed
     ("（百萬美元）", "營業利益率", ["10%", "9%"], None),
     ("（百萬美元）", "營業利益率", ["10%", "9"], "（單位：百萬美元）"),  # not all percentages: kept
     ("（百萬美元，員工人數除外）", "員工人數", ["10", "9"], "（單位：百萬美元，員工人數除外）"),  # unread: kept

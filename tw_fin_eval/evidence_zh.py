@@ -425,7 +425,8 @@ def _exempt(kind: str, label: str, values: list[str]) -> bool | None:
 def row_unit(unit: str, label: str, values: list[str]) -> str:
     """The unit a row's sentence states: a unit's exceptions (「百萬美元，每股金額除外」) are the table's, a row
     states the one that is its own — an amount row 「百萬美元」, a per-share or a rate row none; a row of
-    percentages states no amount unit. Exceptions we cannot read keep the whole unit."""
+    percentages states no amount unit; a bare scale (「百萬」) names shares in a share-count row and dollars in a
+    row whose own figures carry 「$」. Exceptions we cannot read keep the whole unit."""
     if not unit or not values:
         return unit
     if m := _EXCEPTED_RE.match(unit.strip()):
@@ -439,6 +440,8 @@ def row_unit(unit: str, label: str, values: list[str]) -> str:
         return ""
     if _BARE_SCALE_RE.fullmatch(unit) and _SHARES_LABEL_RE.search(label):
         return unit + "股"  # 「普通股買回股數…（單位：百萬）」 counts shares: 百萬股
+    if _BARE_SCALE_RE.fullmatch(unit) and any(v.lstrip("-").startswith("$") for v in values):
+        return unit + "美元"  # 「淨營收為 $ 2,045（單位：百萬）」: the row's own 「$」 names the currency
     return unit
 
 
