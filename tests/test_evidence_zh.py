@@ -164,7 +164,7 @@ def test_gold_operands_gather_every_program():
 
 def test_a_table_of_years_without_a_label_column_keeps_its_unit_row():
     table = [["2004", "2003", "2002"], ["（單位：千）", "（單位：千）", "（單位：千）"], ["$ 61592", "$ 19064", "$ 7046"]]
-    assert render_row(table, 2) == "2004 年 $ 61,592、2003 年 $ 19,064、2002 年 $ 7,046（單位：千）。"
+    assert render_row(table, 2) == "2004 年 $ 61,592、2003 年 $ 19,064、2002 年 $ 7,046（單位：千美元）。"
     assert render_row(table, 1) == "各年度金額（單位：千）。"
     # a row with a label is not "unlabelled", and a header that is not all years is rendered as before
     assert "營收" in render_row([["2004", "2003"], ["營收", "$ 5"]], 1)

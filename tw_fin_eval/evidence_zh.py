@@ -596,8 +596,8 @@ def _render_unlabelled(table: list[list[str]], row: int, keep: frozenset[float])
     filled = [(h, c) for h, c in zip(header, cells) if c.strip()]
     parts = [(_date_label(h), _value(c, keep)) for h, c in filled]
     say_is = any(_needs_is(n, v) for n, v in parts)
+    unit = row_unit(_unit_row(table), "", [v for _, v in parts])
     parts = [_item(n, v, say_is) for n, v in parts]
-    unit = _unit_row(table)
     return "、".join(parts) + (_unit_suffix(unit) if unit else "") + "。"
 
 
