@@ -42,6 +42,16 @@ def test_decrease_asked_as_a_percent_allows_either_sign():
     assert not _numeric("答案：-0.33%", 0.00327, "2016 年至 2017 年間，淨營收增加了百分之多少？", ".33%").correct
 
 
+@pytest.mark.parametrize("question", ["2016 年至 2017 年，淨營收下降的百分比是多少？", "2016 年至 2017 年，淨營收下降之百分比是多少？",
+                                      "2017 年淨營收減少之金額是多少？"])
+def test_a_decrease_asked_with_zhi_as_with_de_allows_either_sign(question):
+    """p34a: 「下降的百分比」 named a decrease, 「下降之百分比」 (the Taiwan filing form) did not."""
+    assert _numeric("答案：-0.33%", 0.00327, question, ".33%").correct
+    assert _numeric("答案：0.33%", 0.00327, question, ".33%").correct
+    # an increase asked either way keeps the sign
+    assert not _numeric("答案：-0.33%", 0.00327, question.replace("下降", "增加").replace("減少", "增加"), ".33%").correct
+
+
 # Issue 29: an undirected difference (the audit of seed 2030 wave 2 found golds like −41 for 「這兩個數值的差額」)
 UNDIRECTED_QUESTIONS = [
     "那麼，這兩個數值的差額是多少？",
@@ -83,6 +93,7 @@ def test_an_undirected_difference_of_percents_accepts_either_sign():
     "2010 年至 2011 年間，總出貨量的差額是多少？",
     "2019 年營收較 2018 年的差額是多少？",
     "2019 年營收比 2018 年多多少？",
+    "營收增加之差額是多少？",  # a change word heading the difference, written with 之 as with 的
     "2019 年營收比 2018 年低了多少，差額是多少？",
     "10 年後的租金付款與五年後相比，差額是多少？",
     "成本超過 LIFO 成本的差額是多少？",

@@ -174,8 +174,9 @@ def is_bps_question(*questions: str | None) -> bool:
     return any(q and any(cue in q.lower() for cue in BPS_CUES) for q in questions)
 
 
-# The asked quantity is a decrease: 「減少了多少」, 「下降的百分比」, 「減幅」, "percentage decrease", "decline in".
-_DIRECTION = re.compile(f"(?:{alternation(DECREASE_VERBS)})" + r"了?(?:百分之)?(?:多少|幾|的?" + f"(?:{alternation(DECREASE_ASKED)}))|"
+# The asked quantity is a decrease: 「減少了多少」, 「下降的百分比」 (Taiwan filings write 「下降之百分比」), 「減幅」,
+# "percentage decrease", "decline in".
+_DIRECTION = re.compile(f"(?:{alternation(DECREASE_VERBS)})" + r"了?(?:百分之)?(?:多少|幾|[的之]?" + f"(?:{alternation(DECREASE_ASKED)}))|"
                         + alternation(DECREASE_NOUNS) + f"|\\b(?:{alternation(DECREASE_ASK_EN)})\\b", re.I)
 
 
