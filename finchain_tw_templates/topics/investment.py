@@ -195,7 +195,7 @@ def irr_inter2(rng: random.Random) -> Problem:
     c = Chain()
     af = c.add("目標年金現值因子", c0 / cf, f"{ntd(c0)} ÷ {ntd(cf)}")
     irr = c.add("內部報酬率", irr_bisect([-c0] + [cf] * n), f"使 {n} 年期年金現值因子等於 {fmt_value(af)} 的折現率", pct)
-    spread = c.add("超過門檻報酬率的幅度", irr - hurdle, f"{pct(irr)} − {pct(hurdle)}", pct)
+    spread = c.add("內部報酬率減門檻報酬率", irr - hurdle, f"{pct(irr)} − {pct(hurdle)}", pct)
     q = (f"{co}的自動化產線投資需期初投入 {ntd(c0)}，之後連續 {n} 年每年年底產生 {ntd(cf)} 的淨現金流入。"
          f"公司要求的門檻報酬率為 {pct(hurdle)}。請問這項投資的內部報酬率比門檻報酬率高（或低）多少個百分點？"
          f"{ask(2, '百分比', '低於門檻時為負值')}")

@@ -118,7 +118,7 @@ def regulatory_compliance_inter1(rng: random.Random) -> Problem:
     c = Chain()
     r = c.add("風險性資產總額", rwa, " + ".join(f"{ntd(e)} × {pct(w, 0)}" for e, (_, w) in zip(exps, kinds)), ntd)
     car = c.add("資本適足率", cap / r, f"{ntd(cap)} ÷ {ntd(r)}", pct)
-    gap = c.add("高於法定最低比率的幅度", car - minimum, f"{pct(car)} − {pct(minimum)}", pct)
+    gap = c.add("資本適足率減法定最低比率", car - minimum, f"{pct(car)} − {pct(minimum)}", pct)
     ans = "是" if gap >= 0 else "否"
     c.note(f"資本適足率{'不低於' if gap >= 0 else '低於'} {pct(minimum)}，是否符合", ans)
     items = join_items([f"{k} {ntd(e)}（風險權數 {pct(w, 0)}）" for e, (k, w) in zip(exps, kinds)])
@@ -200,7 +200,7 @@ def risk_appetite_basic2(rng: random.Random) -> Problem:
             break
     c = Chain()
     ratio = c.add("風險值占權益比率", var / cap, f"{ntd(var)} ÷ {ntd(cap)}", pct)
-    gap = c.add("超過上限的幅度", ratio - limit, f"{pct(ratio)} − {pct(limit, 1)}", pct)
+    gap = c.add("風險值占權益比率減上限", ratio - limit, f"{pct(ratio)} − {pct(limit, 1)}", pct)
     ans = "是" if gap > 0 else "否"
     c.note("差額為正代表超出，是否超出風險胃納", ans)
     q = (f"{bank}的風險胃納聲明規定：交易部位的 99% 一日風險值（VaR）不得超過權益的 {pct(limit, 1)}。目前權益 {ntd(cap)}，"
@@ -264,7 +264,7 @@ def risk_appetite_adv1(rng: random.Random) -> Problem:
     worst = c.add("最差情境淨損失", ul - earn, f"{ntd(ul)} − {ntd(earn)}", ntd)
     post = c.add("壓力後合格資本", cap - worst, f"{ntd(cap)} − {ntd(worst)}", ntd)
     car = c.add("壓力後資本適足率", post / rwa, f"{ntd(post)} ÷ {ntd(rwa)}", pct)
-    buf = c.add("高於最低要求的緩衝", car - minimum, f"{pct(car)} − {pct(minimum)}", pct)
+    buf = c.add("壓力後資本適足率減最低要求", car - minimum, f"{pct(car)} − {pct(minimum)}", pct)
     q = (f"{bank}合格資本 {ntd(cap)}、風險性資產 {ntd(rwa)}。明年稅後盈餘預期為 {ntd(earn)}，標準差 {ntd(sd)}，假設呈常態分配。"
          f"風險胃納以 {level(cl)} 信賴水準的最差盈餘情境衡量（單尾 z 值以 {z:.3f} 計；盈餘為負即為損失，直接減少資本，"
          f"風險性資產不變）。"

@@ -494,7 +494,7 @@ def sustainability_reporting_adv1(rng: random.Random) -> Problem:
     c = Chain()
     path = c.add("今年依線性路徑應有的排放量", e0 * (1 - total_cut * k / years),
                  f"{num(e0)} × (1 − {pct(total_cut, 0)} × {k} ÷ {years})", lambda x: tons(x, 2))
-    c.add("實際排放高於路徑的量", e_now - path, f"{num(e_now)} − {num(path, 2)}", lambda x: tons(x, 2))
+    c.add("實際排放減線性路徑排放量", e_now - path, f"{num(e_now)} − {num(path, 2)}", lambda x: tons(x, 2))
     end = c.add("目標年排放上限", e0 * (1 - total_cut), f"{num(e0)} × (1 − {pct(total_cut, 0)})", lambda x: tons(x, 2))
     left = c.add("剩餘年數", years - k, f"{years} − {k}")
     need = c.add("今後每年需減少的排放量", (e_now - end) / left, f"({num(e_now)} − {num(end, 2)}) ÷ {int(left)}", lambda x: tons(x, 2))
