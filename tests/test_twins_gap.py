@@ -6,6 +6,7 @@ prompt it is shown, on that prompt's own table) shows none."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import zlib
 from pathlib import Path
@@ -134,9 +135,11 @@ def test_reasoning_server_shows_no_gap(sets):
     for name, e in [*g["subsets"].items(), ("overall", g["overall"])]:
         assert 0.8 < e["original_accuracy"] < 0.97 and 0.8 < e["twin_accuracy"] < 0.97, name
         assert e["ci95"][0] <= 0 <= e["ci95"][1] and e["p_value"] > 0.05, (name, e)
-        # no gap: the interval holds 0 and p > 0.05 (above); the point difference is only bounded loosely, since the
-        # verified units (the twins' population) shrink as gold verdicts turn unanswerable
-        assert abs(e["diff"]) < 0.10, (name, e)
+        # no gap: the interval holds 0 and p > 0.05 (above); the point difference is only bounded loosely: the
+        # reasoner is wrong on a hashed 10% of prompts, independently on an original and its twin, so the paired
+        # difference has a standard error of sqrt(2 · 0.1 · 0.9 / n) — within three of them (a fixed 0.10 failed
+        # whenever a rewording of the prompts moved the hashed 10% on the 62 ConvFinQA turns: 0.113)
+        assert abs(e["diff"]) < 3 * math.sqrt(2 * 0.1 * 0.9 / e["n_paired"]), (name, e)
 
 
 def test_no_twins_no_gap_section(tmp_path):
