@@ -296,6 +296,17 @@ def test_long_term_debt_must_not_be_long_term_liabilities(en):
     assert f.message == "「long-term debt」應譯為「長期債務」，不可用「長期負債」"
 
 
+@pytest.mark.parametrize("en, good, bad, needle", [
+    ("employee separations liability at december 31", "員工遣散負債", "員工離職負債", "員工離職"),
+    ("the asset retirement obligation at year end", "年底之資產報廢義務", "年底之資產報廢負債", "資產報廢負債"),
+])
+def test_filing_terms_as_taiwan_filings_write_them(en, good, bad, needle):
+    """p34 / v38–v40: restructuring 「員工遣散」, IFRS 「資產報廢義務」 (the literal renderings are enforced away)."""
+    assert convention_issues(good, en) == []
+    (f,) = convention_issues(bad, en)
+    assert needle in f.message
+
+
 def test_long_term_liabilities_may_be_long_term_liabilities():
     assert convention_issues("長期負債增加", "long-term liabilities increased") == []
 
