@@ -303,6 +303,13 @@ def test_a_return_over_a_graph_based_at_100_whose_gold_is_dollars_is_flagged():
                       "(148.92), a dollar amount (as a fraction: 0.4892)")]
     itself = _unit("", "148.92", 148.92, table=GRAPH, q_zh="該公司至 2011 年的累積報酬率是多少（百分比）？")
     assert [w.split("; ")[-1] for _, _, w in _checked(itself)] == ["the question asks a percentage"]
+    # the glossary's wording for the graph's value (p34h): 「累積報酬指數」 is the value, 「…減去基期 100」 value − 100
+    index = _unit("what is the price of the company in 2011?", "148.92", 148.92, table=GRAPH,
+                  q_zh="該公司於 2011 年的累積報酬指數是多少？")
+    assert _checked(index) == []
+    less = _unit("what is the price of the company in 2011 less an initial 100?", "subtract(148.92, const_100)", 48.92,
+                 table=GRAPH, q_zh="該公司於 2011 年的累積報酬指數減去基期 100 是多少？")
+    assert _checked(less) == []
     fraction = _unit(q, "subtract(148.92, const_100), divide(#0, const_100)", 0.4892, table=GRAPH)
     assert _checked(fraction) == []
     assert _checked(_unit("what was the value of the investment in 2011?", "148.92", 148.92, table=GRAPH)) == []

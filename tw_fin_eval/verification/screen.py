@@ -513,7 +513,9 @@ _DASH_CELL = re.compile(r"\$?\s*(?:[-—–―−]+|201[34]|2212)\s*")
 _NEGATIVE_SHOWN = re.compile(r"(?:^|[\s$＄])[-−–]\s*\$?\s*\d|[(（]\s*\$?\s*\d[\d,.]*\s*%?\s*[)）]")
 _ASKS_LOSS = re.compile(r"\bloss(?:es)?\b|\boutflows?\b|\bused (?:in|for|by)\b|\bdeficits?\b|虧損|損失|淨損|流出|用於", re.I)
 _ASKS_RETURN = re.compile(r"\breturns?\b|報酬", re.I)
-_NOT_A_RETURN = re.compile(r"\breturn on (?:average )?(?:equity|assets|capital|invested|tangible)|(?:權益|資產|資本)報酬率", re.I)
+# 「累積報酬指數」 names the graph's value itself (the glossary's performance-graph wording): its gold is the value
+_NOT_A_RETURN = re.compile(r"\breturn on (?:average )?(?:equity|assets|capital|invested|tangible)|(?:權益|資產|資本)報酬率|"
+                           r"報酬指數", re.I)
 _ASKS_PERCENT = re.compile(r"\bpercent|百分比|%", re.I)
 
 
