@@ -438,10 +438,11 @@ def row_unit(unit: str, label: str, values: list[str]) -> str:
         unit = m["base"].strip()
     if all(v.endswith("%") for v in values) and "%" not in unit:
         return ""
-    if _BARE_SCALE_RE.fullmatch(unit) and _SHARES_LABEL_RE.search(label):
-        return unit + "股"  # 「普通股買回股數…（單位：百萬）」 counts shares: 百萬股
-    if _BARE_SCALE_RE.fullmatch(unit) and any(v.lstrip("-").startswith("$") for v in values):
-        return unit + "美元"  # 「淨營收為 $ 2,045（單位：百萬）」: the row's own 「$」 names the currency
+    if _BARE_SCALE_RE.fullmatch(unit):
+        if _SHARES_LABEL_RE.search(label):
+            return unit + "股"  # 「普通股買回股數…（單位：百萬）」 counts shares: 百萬股
+        if any(v.lstrip("-").startswith("$") for v in values):
+            return unit + "美元"  # 「淨營收為 $ 2,045（單位：百萬）」: the row's own 「$」 names the currency
     return unit
 
 
@@ -937,14 +938,14 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     units = {u for _, u in columns}
     units_shared = len(units) == 1
     shared_unit = units.pop() if units_shared else ""
-    values = [v for v in (_value(cell, keep) for cell in cells[1:]) if v]
-    shared_unit = row_unit(shared_unit, cells[0] if cells else "", values)
+    row_label = cells[0] if cells else ""
+    values = [_value(cell, keep) for cell in cells[1:]]  # each cell's figure once, as printed
+    shared_unit = row_unit(shared_unit, row_label, [v for v in values if v])
     parts = []
-    for (name, unit), cell in zip(columns, cells[1:]):
-        value = _value(cell, keep)
+    for (name, unit), value in zip(columns, values):
         if not value:
             continue
-        own = row_unit(unit, cells[0] if cells else "", [value]) if unit and not units_shared else ""
+        own = row_unit(unit, row_label, [value]) if unit and not units_shared else ""
         parts.append((name, value + (_unit_suffix(own) if own else "")))
     named = [p for p in parts if p[0]]
     if len(parts) == 1 and parts[0][0] and label and (_time_like(parts[0][0]) or _is_time(label)):

@@ -39,7 +39,7 @@ from tw_fin_eval.errors import InputError
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.sources.amount_scale import UnitNote, program_literals, program_scale
 from tw_fin_eval.sources.base import SourceItem, numbers_in
-from tw_fin_eval.verification.program import ProgramError, constant, literal, parse
+from tw_fin_eval.verification.program import ProgramError, Step, constant, literal, parse
 from tw_fin_eval.verification.verdicts import Verdict
 
 CLASSES = {
@@ -166,10 +166,11 @@ def average_divisors(program: str) -> set[str]:
     return out
 
 
-def _value_args(program: str) -> list[str]:
-    """The arguments of `program` that name a value (literals and constants; not step references, not the
-    row names of table_ steps). Raises ProgramError."""
-    return [arg for st in parse(program) if not st.op.startswith("table_") for arg in st.args if not arg.startswith("#")]
+def _value_args(program: str, steps: list[Step] | None = None) -> list[str]:
+    """The arguments of `program` (or of its already parsed `steps`) that name a value (literals and constants;
+    not step references, not the row names of table_ steps). Raises ProgramError."""
+    steps = parse(program) if steps is None else steps
+    return [arg for st in steps if not st.op.startswith("table_") for arg in st.args if not arg.startswith("#")]
 
 
 def missing_operands(program: str, prompt: PromptNumbers) -> list[str]:
@@ -198,9 +199,10 @@ def _amount_operands(program: str) -> list[tuple[str, float]]:
     (not percents; a constant only where it is added or subtracted): 「const_7」 is the page's $ 7 billion as surely as 「7.0」 is (v37: convfinqa
     0296, 「由 50 億美元提高至 70 億美元」)."""
     try:
-        args = _value_args(program)
+        steps = parse(program)
+        args = _value_args(program, steps)
         # a constant added or subtracted is an amount; one that multiplies or divides is a count (七大洲, 分八期)
-        summed = {a for st in parse(program) if st.op in ("add", "subtract") for a in st.args}
+        summed = {a for st in steps if st.op in ("add", "subtract") for a in st.args}
     except ProgramError:
         return []
     out = []
