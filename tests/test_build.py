@@ -87,7 +87,11 @@ def test_rule_failures_keep_the_item_out(tmp_path, sources_root):
         (json.dumps(dict(INTC, id="NOPE/2015/page_1.pdf-1")), r"a\.jsonl:2 id=NOPE/2015/page_1\.pdf-1: unknown finqa"),
         (json.dumps(ETR), r"a\.jsonl:2 id=ETR/2016/page_23\.pdf-2: duplicate id"),
         (json.dumps(dict(INTC, table=INTC["table"][:-1])), r"a\.jsonl:2 id=INTC/2015/page_41\.pdf-4 field=table"),
-        (json.dumps(dict(INTC, evidence={"text_0": "多出的證據"})), r"field=evidence: evidence keys differ"),
+        (json.dumps(dict(INTC, evidence={"text_0": "多出的證據"})),
+         r"field=evidence: evidence keys must be the English text evidence keys.*unknown \['text_0'\]"),
+        # a written row sentence for a row that is not the item's table evidence
+        (json.dumps(dict(INTC, evidence={"table_1": "自有設施合計 47.9 百萬平方英尺。"})),
+         r"field=evidence: .*unknown \['table_1'\]"),
         (json.dumps({k: v for k, v in INTC.items() if k != "question"}), r"field=question: missing"),
     ],
 )

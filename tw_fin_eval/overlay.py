@@ -17,7 +17,7 @@ from tw_fin_eval.errors import InputError
 from tw_fin_eval.finding import Issue
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.sources.base import SourceItem
-from tw_fin_eval.zhcheck.rules import check_translation, item_scale_issues, table_issues
+from tw_fin_eval.zhcheck.rules import check_translation, item_scale_issues, table_issues, written_row_issues
 
 
 @dataclass(frozen=True)
@@ -127,11 +127,12 @@ def validate_structure(subset: OverlayOwner, item: SourceItem, ov: Overlay) -> N
             raise overlay_error(shape[0].message, ov, "table")
     if "evidence" in fields:
         want = {e.key for e in item.text_evidence}
+        rows = {e.key for e in item.evidence if e.is_table}  # a hand-written row sentence is optional
         got = set(ov.data["evidence"])
-        if want != got:
-            missing, unknown = sorted(want - got), sorted(got - want)
-            raise overlay_error(f"evidence keys differ from the English text evidence (missing {missing}, "
-                                f"unknown {unknown})", ov, "evidence")
+        if not want <= got <= want | rows:
+            missing, unknown = sorted(want - got), sorted(got - want - rows)
+            raise overlay_error(f"evidence keys must be the English text evidence keys plus, optionally, its table "
+                                f"evidence keys (missing {missing}, unknown {unknown})", ov, "evidence")
         for k, v in ov.data["evidence"].items():
             _text(ov, v, f"evidence.{k}")
     if spec.overlay.validate is not None:
@@ -173,8 +174,21 @@ def pairs(subset: OverlayOwner, item: SourceItem, ov: Overlay) -> list[Pair]:
 
 
 def evidence_pairs(item: SourceItem, data: dict[str, Any]) -> list[Pair]:
-    """The text evidence sentences of an overlay with their English (tables are checked cell by cell)."""
+    """The text evidence sentences of an overlay with their English (tables are checked cell by cell, written
+    table row sentences by `written_row_issues`: see `written_rows`)."""
     return [Pair(f"evidence.{e.key}", e.text, data["evidence"][e.key]) for e in item.text_evidence]
+
+
+def written_rows(item: SourceItem, data: dict[str, Any]) -> list[tuple[str, str, list[str], list[str], str]]:
+    """The hand-written table row sentences of an overlay: (field, English row sentence, translated row, its
+    header row, sentence), for `written_row_issues`."""
+    table = data.get("table") or []
+    out = []
+    for e in item.evidence:
+        if e.is_table and e.key in data["evidence"] and e.row < len(table):
+            header = table[0] if e.row > 0 and table else []
+            out.append((f"evidence.{e.key}", e.text, table[e.row], header, data["evidence"][e.key]))
+    return out
 
 
 def check_overlay(subset: OverlayOwner, item: SourceItem, ov: Overlay) -> list[Issue]:
@@ -193,4 +207,7 @@ def check_overlay(subset: OverlayOwner, item: SourceItem, ov: Overlay) -> list[I
         add(field, [finding])
     if "table" in ov.data and item.table is not None:
         add("table", table_issues(item.table, ov.data["table"]))
+    if "evidence" in ov.data:
+        for field, en, row, header, zh in written_rows(item, ov.data):
+            add(field, written_row_issues(en, row, zh, header=header))
     return issues

@@ -128,15 +128,18 @@ def zh_table(item: SourceItem, ov: Overlay) -> list[list[str]]:
 
 
 def zh_evidence(item: SourceItem, ov: Overlay) -> list[str]:
-    """The evidence in the English order (one entry per `evidence_runs` run): table rows rendered from the
-    translated table, text evidence from the overlay."""
+    """The evidence in the English order (one entry per `evidence_runs` run): a table row as the overlay writes
+    it (`evidence.table_N`) or else rendered from the translated table, text evidence from the overlay."""
     table = zh_table(item, ov)
     keep = gold_operands(item)
+    written = ov.data.get("evidence") or {}
     out = []
     for run in evidence_runs(item, ov):
         e = run[0]
-        out.append(render_table_evidence(table, e.row, keep) if e.is_table
-                   else join_fragments([ov.data["evidence"][x.key] for x in run]))
+        if e.is_table:
+            out.append(written[e.key].strip() if e.key in written else render_table_evidence(table, e.row, keep))
+        else:
+            out.append(join_fragments([written[x.key] for x in run]))
     return out
 
 

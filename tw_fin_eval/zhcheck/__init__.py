@@ -15,6 +15,7 @@ from tw_fin_eval.zhcheck.rules import (
     find_simplified,
     missing_numerals,
     table_issues,
+    written_row_issues,
 )
 
 __all__ = [
@@ -28,4 +29,5 @@ __all__ = [
     "find_simplified",
     "missing_numerals",
     "table_issues",
+    "written_row_issues",
 ]

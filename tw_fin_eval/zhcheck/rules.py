@@ -32,7 +32,8 @@ from tw_fin_eval.evidence_zh import change_pair_header, footnote_marks, range_da
 from tw_fin_eval.finding import Finding
 from tw_fin_eval.glossary import Glossary, load_glossary
 
-RULES = ("simplified", "prc_term", "numeral_missing", "table_shape", "table_cell", "english_residue", "convention")
+RULES = ("simplified", "prc_term", "numeral_missing", "table_shape", "table_cell", "english_residue", "convention",
+         "written_row")
 _CONTEXT = 20  # characters of context each side of an offending span (Finding.text ≤ 60 chars)
 
 
@@ -927,6 +928,53 @@ def _kept_english_words(glossary: Glossary) -> tuple[str, ...]:
                 for form in (phrase, phrase + "s"):
                     words += [form, form.lower(), form.capitalize(), form.upper()]
     return tuple(words)
+
+
+# a negative figure written without its sign still reads right after a word that says the direction
+_ROW_SIGN_WORDS = ("減少", "下降", "減", "降", "虧損", "損失", "淨損", "負", "流出", "支出", "費用", "扣除", "沖銷", "減損",
+                   "攤銷", "折舊", "赤字", "低於", "少於")
+_NEGATIVE_CELL_RE = re.compile(r"^\s*\$?\s*[-−(（]\s*\$?\s*(\d[\d,]*(?:\.\d+)?)")
+
+
+def written_row_issues(en: str, row: list[str], zh: str, *, header: list[str] = ()) -> list[Finding]:
+    """A hand-written sentence for one table row (overlay `evidence.table_N`) against FinQA's English sentence
+    `en` for the row, its translated cells `row` and the table's `header` row: the prose rules of
+    `check_translation(en, zh)` (a footnote marker closing the row label, 「租賃設施 2」, may go), no figure
+    that is neither in `en` nor in `row` or `header` (「12 月」 of a translated date), and a negative cell keeps
+    its sign or a word that says the direction.
+
+    >>> [f.code for f in written_row_issues("the total of 2008 is $ 2089 ;", ["合計", "$ 2,089"],
+    ...                                     "合計：2008 年 $ 2,089。")]
+    []
+    >>> [(f.code, f.found) for f in written_row_issues("the total of 2008 is $ 2089 ;", ["合計", "$ 2,089"],
+    ...                                                  "合計：2008 年 $ 2,098。")]
+    [('numeral_missing', '2089'), ('row_figure_extra', '2098')]
+    >>> [f.code for f in written_row_issues("the change of 2009 is -5 ( 5 ) ;", ["變動", "-5 ( 5 )"],
+    ...                                     "2009 年變動 5 點。")]
+    ['row_sign_lost']
+    """
+    marker = re.search(r"\s(\d{1,2})$", unicodedata.normalize("NFKC", row[0]).strip()) if row else None
+    findings = [f for f in check_translation(en, zh)
+                if not (marker and f.code == "numeral_missing" and f.found == marker.group(1))]
+    allowed = set(en_numerals(en))
+    for cell in [*header, *row]:
+        allowed |= set(_zh_numerals(cell))
+    for num in sorted(set(_zh_numerals(zh)) - allowed):
+        findings.append(Finding("written_row", f"表格列句多出原列沒有的數字 {num}（句中數字須與該列及表頭相同）",
+                                zh[:60], found=num, code="row_figure_extra"))
+    text = unicodedata.normalize("NFKC", zh)
+    worded = any(w in text for w in _ROW_SIGN_WORDS)
+    for cell in row:
+        m = _NEGATIVE_CELL_RE.match(unicodedata.normalize("NFKC", cell))
+        if not m or worded:
+            continue
+        num = re.escape(m.group(1))
+        if re.search(r"(?<![\d,.])" + num + r"(?![\d])", text) and \
+                not re.search(r"[-−(]\s*\$?\s*" + num + r"(?![\d])", text):
+            findings.append(Finding("written_row", f"負數 {cell.strip()} 在表格列句中失去正負號（寫 -{m.group(1)}、"
+                                    f"({m.group(1)}) 或以「減少／損失」等字說明方向）", zh[:60], found=m.group(1),
+                                    code="row_sign_lost"))
+    return findings
 
 
 def check_translation(en: str, zh: str, *, in_table: bool = False, extra_allow: Iterable[str] = ()) -> list[Finding]:

@@ -1,0 +1,86 @@
+"""Hand-written table row sentences (overlay `evidence.table_N`): a row said the way a Taiwan report says it
+replaces the rendered sentence in the record, and the rule checker holds it to the row's figures."""
+
+import json
+
+import pytest
+
+from tw_fin_eval.build import run_build
+from tw_fin_eval.jsonl import read_jsonl
+from tw_fin_eval.zhcheck import written_row_issues
+from tw_fin_eval.zhcheck.cli import check_paths
+
+from .test_build import INTC, write_overlay
+
+ROW_2 = "租賃設施（百萬平方英尺）：美國 2.1、其他國家 6.0，合計 8.1。"
+ROW_3 = "設施合計（百萬平方英尺）：美國 32.8、其他國家 23.2，合計 56.0。"
+
+
+def _build(tmp_path, sources_root, evidence):
+    tr = tmp_path / "translations"
+    write_overlay(tr, "finqa", "a.jsonl", [dict(INTC, evidence=evidence)])
+    results = run_build(sources_root, tr, tmp_path / "data", subsets=["finqa"])
+    return results[0], tr
+
+
+def test_written_row_replaces_the_rendered_sentence(tmp_path, sources_root):
+    result, _ = _build(tmp_path, sources_root, {})
+    rendered = result.records[0]["context"]["evidence"]
+    assert len(rendered) == 2 and ROW_2 not in rendered
+    result, tr = _build(tmp_path, sources_root, {"table_2": ROW_2})
+    assert not result.failing
+    rec = read_jsonl(tmp_path / "data" / "finqa_tw_test.jsonl")[0]
+    # the written row takes its place in the English order; the other row is still rendered
+    assert rec["context"]["evidence"] == [ROW_2, rendered[1]]
+    assert ROW_2 in rec["messages"][-1]["content"]
+    assert [e["key"] for e in rec["original_en"]["evidence"]] == ["table_2", "table_3"]
+    assert check_paths([str(tr)], str(sources_root))[1] == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "code"),
+    [
+        ("租賃設施（百萬平方英尺）：美國 2.1、其他國家 6.0，合計 8.2。", "numeral_missing"),  # a figure changed
+        ("租賃設施（百萬平方英尺）：美國 2.1、其他國家 6.0，合計 8.1，較去年增加 0.5。", "row_figure_extra"),
+        ("租赁设施（百万平方英尺）：美国 2.1、其他国家 6.0，合计 8.1。", "simplified"),
+        ("leased facilities：美國 2.1、其他國家 6.0，合計 8.1。", "english_residue"),
+    ],
+)
+def test_a_written_row_that_breaks_a_rule_keeps_the_item_out(tmp_path, sources_root, sentence, code):
+    result, tr = _build(tmp_path, sources_root, {"table_2": sentence})
+    assert not result.records and result.failing
+    assert {i.field for i in result.failing} == {"evidence.table_2"}
+    assert code in {i.code for i in result.failing} | {i.rule for i in result.failing}
+    assert check_paths([str(tr)], str(sources_root))[1]
+
+
+def test_row_figures_accept_and_reject():
+    en = "the total of 2008 is $ 2089 ; the total of 2009 is $ 410 ;"
+    row, header = ["合計", "$ 2,089", "$ 410"], ["", "2008 年 12 月 31 日", "2009"]
+    assert written_row_issues(en, row, "合計：2008 年 12 月 31 日 $ 2,089、2009 年 $ 410。", header=header) == []
+    # 「12」 of the translated header is no invented figure; a sum the row does not state is
+    bad = written_row_issues(en, row, "合計：2008 年 $ 2,089、2009 年 $ 410，兩年共 $ 2,499。", header=header)
+    assert [(f.code, f.found) for f in bad] == [("row_figure_extra", "2499")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "ok"),
+    [
+        ("其他：2015 年為 -14。", True),
+        ("其他：2015 年為 (14)。", True),
+        ("其他項目使 2015 年淨營收減少 14。", True),  # the direction said in words
+        ("其他：2015 年為 14。", False),
+    ],
+)
+def test_a_negative_cell_keeps_its_sign(sentence, ok):
+    found = written_row_issues("the other of 2015 is -14 ( 14 ) ;", ["其他", "-14 ( 14 )"], sentence)
+    assert (found == []) is ok, found
+
+
+def test_check_zh_reports_the_written_row_field(tmp_path, sources_root):
+    tr = tmp_path / "translations"
+    bad = dict(INTC, evidence={"table_3": "設施合計：美國 32.8、其他國家 23.2，合計 56.0，另有 9.9。"})
+    write_overlay(tr, "finqa", "a.jsonl", [json.dumps(bad, ensure_ascii=False)])
+    _, issues = check_paths([str(tr)], str(sources_root))
+    assert [(i.field, i.code) for i in issues] == [("evidence.table_3", "row_figure_extra")]
+    assert "9.9" in issues[0].format()
