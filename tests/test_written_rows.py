@@ -84,3 +84,43 @@ def test_check_zh_reports_the_written_row_field(tmp_path, sources_root):
     _, issues = check_paths([str(tr)], str(sources_root))
     assert [(i.field, i.code) for i in issues] == [("evidence.table_3", "row_figure_extra")]
     assert "9.9" in issues[0].format()
+
+
+def test_a_row_says_its_label_and_years_once():
+    # FinQA repeats "the s&p 500 index" and the header date in every clause; the written row says them once
+    en = ("the s&p 500 index of 12/31/08 is $ 100 ; the s&p 500 index of 12/31/09 is $ 126.46 ; "
+          "the s&p 500 index of 12/31/10 is $ 145.51 ;")
+    row, header = ["標普 500 指數", "$ 100", "$ 126.46", "$ 145.51"], ["", "12/31/08", "12/31/09", "12/31/10"]
+    ok = "標普 500 指數：2008 年 12 月 31 日 $ 100、2009 年 $ 126.46、2010 年 $ 145.51。"
+    assert written_row_issues(en, row, ok, header=header) == []
+    # a value dropped is still missing, and a year that is not the header's two-digit year is extra
+    dropped = written_row_issues(en, row, "標普 500 指數：2008 年 12 月 31 日 $ 100、2009 年 $ 126.46。", header=header)
+    assert {(f.code, f.found) for f in dropped} == {("numeral_missing", "10"), ("numeral_missing", "145.51")}
+    wrong_year = written_row_issues(en, row, ok.replace("2010 年", "2011 年"), header=header)
+    assert ("row_figure_extra", "2011") in {(f.code, f.found) for f in wrong_year}
+
+
+def test_a_shared_value_is_written_for_each_cell_unless_a_word_says_so():
+    en = "the base of 2014 is 100.00 ; the base of 2015 is 100.00 ; the base of 2016 is 120.5 ;"
+    row, header = ["基期", "100.00", "100.00", "120.5"], ["", "2014", "2015", "2016"]
+    assert written_row_issues(en, row, "基期：2014 年 100.00、2015 年 100.00、2016 年 120.5。", header=header) == []
+    assert written_row_issues(en, row, "基期：2014 年及 2015 年皆為 100.00，2016 年 120.5。", header=header) == []
+    once = written_row_issues(en, row, "基期：2014 年、2015 年 100.00，2016 年 120.5。", header=header)
+    assert [(f.code, f.found) for f in once] == [("numeral_missing", "100.00")]
+
+
+def test_footnote_markers_and_printed_dashes_may_go():
+    en = "the owned facilities 1 of united states is 30.7 ; the owned facilities 1 of other countries is 2014 ;"
+    en_row = ["owned facilities 1", "30.7", "2014"]
+    row, header = ["自有設施（註 1）", "30.7", "—"], ["（百萬平方英尺）", "美國", "其他國家"]
+    assert written_row_issues(en, row, "自有設施：美國 30.7，其他國家無。", header=header, en_row=en_row) == []
+    # without the printed dash the dash code is a figure to keep
+    no_dash = written_row_issues(en, ["自有設施（註 1）", "30.7", "5.0"], "自有設施：美國 30.7。", header=header,
+                                 en_row=["owned facilities 1", "30.7", "5.0"])
+    assert "numeral_missing" in {f.code for f in no_dash}
+
+
+def test_a_figure_after_a_full_width_comma_is_its_own_figure():
+    en = "the long-term debt of less than 1 year is $ 44048 ; the long-term debt of 1-3 years is $ 8 ;"
+    row, header = ["長期債務", "$ 44,048", "$ 8"], ["", "1 年以內", "1-3 年"]
+    assert written_row_issues(en, row, "長期債務：$ 44,048，1 年以內；$ 8，1-3 年。", header=header) == []

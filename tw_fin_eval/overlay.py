@@ -179,15 +179,16 @@ def evidence_pairs(item: SourceItem, data: dict[str, Any]) -> list[Pair]:
     return [Pair(f"evidence.{e.key}", e.text, data["evidence"][e.key]) for e in item.text_evidence]
 
 
-def written_rows(item: SourceItem, data: dict[str, Any]) -> list[tuple[str, str, list[str], list[str], str]]:
+def written_rows(item: SourceItem, data: dict[str, Any]) -> list[tuple[str, str, list[str], list[str], list[str], str]]:
     """The hand-written table row sentences of an overlay: (field, English row sentence, translated row, its
-    header row, sentence), for `written_row_issues`."""
+    header row, the English row, sentence), for `written_row_issues`."""
     table = data.get("table") or []
     out = []
     for e in item.evidence:
         if e.is_table and e.key in data["evidence"] and e.row < len(table):
             header = table[0] if e.row > 0 and table else []
-            out.append((f"evidence.{e.key}", e.text, table[e.row], header, data["evidence"][e.key]))
+            en_row = item.table[e.row] if item.table and e.row < len(item.table) else []
+            out.append((f"evidence.{e.key}", e.text, table[e.row], header, en_row, data["evidence"][e.key]))
     return out
 
 
@@ -208,6 +209,6 @@ def check_overlay(subset: OverlayOwner, item: SourceItem, ov: Overlay) -> list[I
     if "table" in ov.data and item.table is not None:
         add("table", table_issues(item.table, ov.data["table"]))
     if "evidence" in ov.data:
-        for field, en, row, header, zh in written_rows(item, ov.data):
-            add(field, written_row_issues(en, row, zh, header=header))
+        for field, en, row, header, en_row, zh in written_rows(item, ov.data):
+            add(field, written_row_issues(en, row, zh, header=header, en_row=en_row))
     return issues

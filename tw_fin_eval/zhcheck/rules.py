@@ -382,7 +382,9 @@ def _norm_numeral(raw: str) -> str:
 
 
 def _zh_numerals(zh: str) -> Counter[str]:
-    zh = unicodedata.normalize("NFKC", zh)  # full-width digits count too
+    # full-width digits count too; a full-width comma is punctuation, never a thousands separator
+    # (「$ 44,048，1 年以內」 is 44048 and 1, not 440481)
+    zh = unicodedata.normalize("NFKC", zh.replace("，", "、"))
     return Counter(_norm_numeral(m.group()) for m in _NUMERAL_RE.finditer(zh))
 
 
@@ -936,15 +938,37 @@ _ROW_SIGN_WORDS = ("減少", "下降", "減", "降", "虧損", "損失", "淨損
 _NEGATIVE_CELL_RE = re.compile(r"^\s*\$?\s*[-−(（]\s*\$?\s*(\d[\d,]*(?:\.\d+)?)")
 
 
-def written_row_issues(en: str, row: list[str], zh: str, *, header: list[str] = ()) -> list[Finding]:
-    """A hand-written sentence for one table row (overlay `evidence.table_N`) against FinQA's English sentence
-    `en` for the row, its translated cells `row` and the table's `header` row: the prose rules of
-    `check_translation(en, zh)` (a footnote marker closing the row label, 「租賃設施 2」, may go), no figure
-    that is neither in `en` nor in `row` or `header` (「12 月」 of a translated date), and a negative cell keeps
-    its sign or a word that says the direction.
+_ROW_MARKER_RE = re.compile(r"[（(]\s*(?:註|附註)?\s*(\d{1,2})\s*[）)]|\s(\d{1,2})$")
+_TWO_DIGIT_YEAR_RE = re.compile(r"(?<![\d.,])(?:\d{1,2}/){1,2}(\d{2})(?![\d/])")
+_DASH_CODE_CELL_RE = re.compile(r"^\s*\$?\s*(2013|2014|2212)\s*$")
+_ROW_COUNT_WORDS = ("皆", "均", "都", "同為", "相同", "各為")
 
-    >>> [f.code for f in written_row_issues("the total of 2008 is $ 2089 ;", ["合計", "$ 2,089"],
-    ...                                     "合計：2008 年 $ 2,089。")]
+
+def _full_year(yy: str) -> str:
+    return str(2000 + int(yy) if int(yy) < 50 else 1900 + int(yy))
+
+
+def _row_figure(cell: str) -> str | None:
+    m = _NUMERAL_RE.search(unicodedata.normalize("NFKC", cell))
+    return _norm_numeral(m.group()) if m else None
+
+
+def written_row_issues(en: str, row: list[str], zh: str, *, header: list[str] = (),
+                       en_row: list[str] = ()) -> list[Finding]:
+    """A hand-written sentence for one table row (overlay `evidence.table_N`) against FinQA's English sentence
+    `en` for the row, its translated cells `row`, the table's `header` row and the English row `en_row`.
+
+    FinQA's row sentence repeats the row label and the column header in every clause ("the total of 2008
+    is …; the total of 2007 is …"), which a sentence written for the row says once: so each English numeral
+    must appear at least once (not once per clause), a value that two data cells share must appear as often
+    (unless a word such as 「皆」 says they are equal), and a footnote marker of the row label (「租賃設施 2」,
+    「（註 1）」) may go, as may an OCR dash code ("2014") whose cell the translation prints 「—」. The other
+    prose rules of `check_translation(en, zh)` apply as written. No figure may appear that is neither in `en`
+    nor in the row or header (a year written out from 「12/31/08」 is the header's); a negative cell keeps its
+    sign or a word that says the direction.
+
+    >>> [f.code for f in written_row_issues("the total of 2008 is $ 2089 ; the total of 2007 is $ 1500 ;",
+    ...                                     ["合計", "$ 2,089", "$ 1,500"], "合計：2008 年 $ 2,089、2007 年 $ 1,500。")]
     []
     >>> [(f.code, f.found) for f in written_row_issues("the total of 2008 is $ 2089 ;", ["合計", "$ 2,089"],
     ...                                                  "合計：2008 年 $ 2,098。")]
@@ -953,16 +977,33 @@ def written_row_issues(en: str, row: list[str], zh: str, *, header: list[str] = 
     ...                                     "2009 年變動 5 點。")]
     ['row_sign_lost']
     """
-    marker = re.search(r"\s(\d{1,2})$", unicodedata.normalize("NFKC", row[0]).strip()) if row else None
-    findings = [f for f in check_translation(en, zh)
-                if not (marker and f.code == "numeral_missing" and f.found == marker.group(1))]
+    markers: set[str] = set()
+    for cell in [row[0] if row else "", *header]:
+        for m in _ROW_MARKER_RE.finditer(unicodedata.normalize("NFKC", cell).strip()):
+            markers.add(_norm_numeral(m.group(1) or m.group(2)))
+    dash_codes = {m.group(1) for en_cell, zh_cell in zip(en_row, row)
+                  if zh_cell.strip().endswith("—") and (m := _DASH_CODE_CELL_RE.match(en_cell))}
+    have = _zh_numerals(zh)
+    years = {_norm_numeral(m.group(1)) for m in _TWO_DIGIT_YEAR_RE.finditer(en)
+             if _full_year(m.group(1)) in have}  # 12/31/09 said as 「2009 年」 in a row that gave the date once
+    findings = []
+    for f in check_translation(en, zh):
+        if f.code == "numeral_missing" and (have[f.found] > 0 or f.found in markers | dash_codes | years):
+            continue  # said once for the row; a footnote marker; a dash printed 「—」; a two-digit year
+        findings.append(f)
+    text = unicodedata.normalize("NFKC", zh)
+    if not any(w in text for w in _ROW_COUNT_WORDS):
+        cells = Counter(filter(None, (_row_figure(c) for c in row[1:])))
+        for num, count in sorted(cells.items()):
+            if count > 1 and 0 < have[num] < count:
+                findings.append(Finding("numeral_missing", f"譯文缺少原文數字「{num}」（該列 {count} 欄皆為此值，"
+                                        f"句中只寫 {have[num]} 次；或以「皆為」等字說明）", zh[:60], found=num))
     allowed = set(en_numerals(en))
-    for cell in [*header, *row]:
-        allowed |= set(_zh_numerals(cell))
-    for num in sorted(set(_zh_numerals(zh)) - allowed):
+    for cell in [en, *header, *row, *en_row]:
+        allowed |= set(_zh_numerals(cell)) | {_full_year(m.group(1)) for m in _TWO_DIGIT_YEAR_RE.finditer(cell)}
+    for num in sorted(set(have) - allowed):
         findings.append(Finding("written_row", f"表格列句多出原列沒有的數字 {num}（句中數字須與該列及表頭相同）",
                                 zh[:60], found=num, code="row_figure_extra"))
-    text = unicodedata.normalize("NFKC", zh)
     worded = any(w in text for w in _ROW_SIGN_WORDS)
     for cell in row:
         m = _NEGATIVE_CELL_RE.match(unicodedata.normalize("NFKC", cell))
