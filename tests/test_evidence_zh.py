@@ -117,7 +117,7 @@ def test_ocr_dash_codes_read_as_a_dash_unless_a_gold_computes_with_them():
     """FinQA tables hold 2014 / 2013 / 2212 where the page printed —, – or −: prose says 「—」, not $ 2014."""
     table = [["（百萬美元）", "2012", "2011", "2010"], ["未攤銷折價", "$ 2014", "( 2013 )", "2212"],
              ["基礎營業利益", "$ 2098", "$ 2014", "$ 2014.5"]]
-    assert render_row(table, 1) == "未攤銷折價：2012 年為 —、2011 年為 —、2010 年為 —（單位：百萬美元）。"
+    assert render_row(table, 1) == "未攤銷折價：2012 年無、2011 年無、2010 年無（單位：百萬美元）。"  # a dash is nothing
     # a gold program that computes with 2014 makes it a value; other numbers are never touched
     assert "分別為 $ 2,098、$ 2,014 及 $ 2,014.5" in render_row(table, 2, frozenset({2014.0}))
     # no program uses it: the table decides (dash_codes) — a code among 5 and 9 is the dash it stands for, one
@@ -125,7 +125,7 @@ def test_ocr_dash_codes_read_as_a_dash_unless_a_gold_computes_with_them():
     assert "分別為 $ 2,098、$ 2,014 及" in render_row(table, 2)
     small = [row[:] for row in table]
     small[2][1], small[2][3] = "5", "9"
-    assert "2011 年為 —" in render_row(small, 2)
+    assert "2011 年無" in render_row(small, 2)
     assert render_row([["", "金額"], ["2015 年營收", "$ 2015"]], 1) == "2015 年營收為 $ 2,015。"  # not a dash code: a number
 
 
@@ -652,3 +652,30 @@ def test_a_long_column_name_says_is_before_its_value():
     assert render_row(table, 1) == "既得：股數為 -302、加權平均給與日公允價值為 41。"
     short = [["", "股數", "公允價值"], ["既得", "-302", "$ 41"]]
     assert render_row(short, 1) == "既得：股數 -302、公允價值 $ 41。"
+
+
+def test_a_dash_cell_is_said_as_nothing_not_read_out_as_a_value():
+    """Review 3044/3045: 「未攤銷折價為 —」 reads a dash as a value. A thing takes 「無」 before it, a period after
+    it, a long name, a total or a name opening with its period 「：無」 — and a real zero stays a number."""
+    table = [["（百萬美元）", "到期金額", "未攤銷折價", "帳面金額"], ["2014 年到期之 3.50% 票據", "$ 1000", "2014", "$ 1000"]]
+    text = render_row(table, 1)
+    assert "無未攤銷折價" in text and "—" not in text and "為 —" not in text, text
+    years = [["", "合計", "1 年以內", "1-3 年", "5 年以上"], ["購買義務", "177.3", "176.6", "—", "—"]]
+    text = render_row(years, 1)
+    assert "1–3 年無" in text and "5 年以上無" in text and "合計為 177.3" in text, text
+    long_name = [["計畫類別", "行使時應發行之證券數量", "未來仍可發行之證券數量（不含 a 欄所列證券）"],
+                 ["未經股東會核准之計畫", "5978", "—"]]
+    assert "未來仍可發行之證券數量（不含 a 欄所列證券）：無" in render_row(long_name, 1)
+    assert "為 0" in render_row([["", "2012", "2011"], ["其他", "0", "5"]], 1)
+
+
+def test_a_fiscal_corner_dates_a_year_label_and_a_shared_column_name_goes_to_the_label_first():
+    """r31a class A, the rest: 「截至 3 月 31 日止會計年度，2007 年營業租賃為 1,703」 → the label's own period;
+    columns 「2017 年營收總額」… under 「截至 12 月 31 日止年度」 say the name once and the fiscal years once."""
+    fiscal = [["截至 3 月 31 日止會計年度", "營業租賃"], ["2007", "1703"], ["2008", "1371"]]
+    assert render_row(fiscal, 1) == "2007 年 3 月 31 日止會計年度營業租賃為 1,703。"
+    calendar = [["截至 12 月 31 日止年度", "各年到期金額（百萬美元）"], ["2011", "$ 463"], ["2012", "$ 500"]]
+    assert render_row(calendar, 1) == "2011 年度各年到期金額為 $ 463（單位：百萬美元）。"
+    shared = [["截至 12 月 31 日止年度", "2017 年營收總額", "2016 年營收總額", "2015 年營收總額"],
+              ["營收總額", "$ 10530", "$ 10281", "$ 11260"]]
+    assert render_row(shared, 1) == "營收總額於 2017、2016 及 2015 年度分別為 $ 10,530、$ 10,281 及 $ 11,260。"

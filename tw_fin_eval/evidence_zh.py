@@ -126,10 +126,25 @@ def _is_time(label: str) -> bool:
 
 def _is_word(name: str, value: str) -> str:
     """「名稱為 值」, with a space after a name ending in Latin text or a bracket (「據點數 ( 1 ) 為 19」) and
-    none before a value in words (「產權為租賃」)."""
+    none before a value in words (「產權為租賃」); a dash cell is said as nothing (`_nil`)."""
+    if value == "—":
+        return _nil(name)
     after = "" if re.match(r"[^\W\d_]", value) and not re.match(r"[A-Za-z]", value) else " "
     before = " " if re.search(r"[A-Za-z0-9).\]]$", name) else ""
     return f"{name}{before}為{after}{value}"
+
+
+_NIL_NAME_MAX = 10  # word characters a name may have and still take 「無」 before it (「無未攤銷折價」)
+
+
+def _nil(name: str) -> str:
+    """A dash cell in prose, as a Taiwan analyst says it: 「無未攤銷折價」 for a thing, 「2016 年無」 for a period,
+    「名稱：無」 for a long name, a total or a name that opens with its period — never 「未攤銷折價為 —」."""
+    if re.search(r"(?:\d ?(?:年度?|月|日|季)(?:以上|以內|以後|以前|後|前)?|以後年度)$", name):
+        return f"{name}無"
+    if name in _BARE_TOTALS or _words(name) > _NIL_NAME_MAX or re.match(r"\d", name) or re.search(r"[（(]", name):
+        return f"{name}：無"
+    return f"無{name}"
 
 
 _BARE_NAME_MAX = 8  # word characters a column name may have and still stand before its value without 「為」
@@ -881,6 +896,7 @@ def _group_figure(m: re.Match, cell: str, label: str, years_only: bool) -> str:
     return m.group(1) + (figure if year else f"{int(figure):,}")
 
 
+_FISCAL_PERIOD_RE = re.compile(r"(?:19|20)\d\d 年 \d{1,2} 月(?: \d{1,2} 日)?止(?:會計)?年度")  # a label `_fold_lead` dated
 _YEAR_OVER_QUARTER_RE = re.compile(r"(?:19|20)\d\d ?(?:會計)?年度?")
 
 
@@ -930,8 +946,9 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
             year_last = split is not None and not name.startswith(split[0][:4])
             name = _value(f"{split[0]}{split[1]}") if year_last else _date_label(name)
         columns.append((name, unit or corner_unit))
-    lead, label, columns = _fold_lead(lead, label, columns, date_column)
+    # a name every column shares goes to the label first, so the period left in each column can take the lead
     label, columns = _factor_common_name(label, columns)
+    lead, label, columns = _fold_lead(lead, label, columns, date_column)
     if _time_like(label) and not lead and len(cells) == 2 and not any(name for name, _ in columns):
         # one amount under no column name (「金額」, a unit only, no header at all): a time is no subject
         label += _subject(table, label)  # 「2018 年金額為 $ 760000」, not 「2018 年為 …」
@@ -948,7 +965,8 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
         own = row_unit(unit, row_label, [value]) if unit and not units_shared else ""
         parts.append((name, value + (_unit_suffix(own) if own else "")))
     named = [p for p in parts if p[0]]
-    if len(parts) == 1 and parts[0][0] and label and (_time_like(parts[0][0]) or _is_time(label)):
+    if len(parts) == 1 and parts[0][0] and label and (_time_like(parts[0][0]) or _time_like(label)
+                                                       or _FISCAL_PERIOD_RE.fullmatch(label)):
         first, second = (parts[0][0], label) if _time_like(parts[0][0]) else (label, parts[0][0])
         body = _is_word(first + second, parts[0][1])   # 「2015 年淨營收為 $ 5829」
     elif not named or len(named) == len(parts) > 1 and len({n for n, _ in parts}) == 1:
@@ -1040,7 +1058,10 @@ def _fold_lead(lead: str, label: str, columns: list[tuple[str, str]],
                 return _column_name(f"截至 {name} {date.group(1)}{date.group(2)}")
             return f"{name} {date.group(1)}"
         return "", label, [(join(name), unit) for name, unit in columns]
-    if date and re.fullmatch(r"(?:19|20)\d\d 年", label) and not date.group(2) and not lead.startswith(date.group(0)):
+    if date and re.fullmatch(r"(?:19|20)\d\d 年", label) and date.group(2):
+        # a fiscal year over a year label is that year's period: 「截至 3 月 31 日止會計年度」, 2007 → 「2007 會計年度」
+        return "", _column_name(f"截至 {label} {date.group(1)}{date.group(2)}"), columns
+    if date and re.fullmatch(r"(?:19|20)\d\d 年", label) and not lead.startswith(date.group(0)):
         # 「衡量時點 12 月 31 日」 dates a year label; a bare 「12 月 31 日」 over years may head a flow (各年到期金額)
         return "", f"{label} {date.group(1)}", columns
     if _time_like(label) or re.fullmatch(r"\d+ 月(?: \d+ 日)?", label):
