@@ -152,6 +152,39 @@ def test_millions_kept_only_for_golds_money_only_and_quoted_amounts_are_no_unit(
     assert flagged(_conv("營收 1.2 十億美元，費用 411 百萬美元。", ("營收是多少？", "1.2", 1.2, "1.2"))) == 0
 
 
+def test_a_gold_in_the_source_scale_under_prose_in_yi_needs_its_unit_asked():
+    """Review 3046 (convfinqa 0357 t0, 0404 t0): the English says $ 1.3 billion, the zh prose 13 億美元, the gold
+    0.1 is in billions and no question so far asks a unit — a reader answers 1. Counted until the question asks
+    the unit; a rate, a ratio, a multiple or an unanswerable unit the reader still sees are treated alike."""
+    from tw_fin_eval.zhcheck.patterns import scaled_gold_unit_unasked as flagged
+
+    def rec(prose, *turns, en="rd&e was $ 1.3 billion in 2013 and $ 1.2 billion in 2012 ."):
+        r = _conv(prose, *turns)
+        r["original_en"]["evidence"][0]["text"] = en
+        return r
+    yi = "研發支出 2013 年為 13 億美元，2012 年為 12 億美元。"
+    change = ("研發支出的變動是多少？", "subtract(1.3, 1.2)", 0.1, "0.1")
+    assert flagged(rec(yi, change)) == 1
+    unanswerable = rec(yi, change)
+    unanswerable["turns"][0]["gold_status"] = "unanswerable"
+    assert flagged(unanswerable) == 1  # a reader sees the turn all the same
+    assert flagged(rec(yi, ("研發支出的變動是多少（以十億美元計）？", "subtract(1.3, 1.2)", 0.1, "0.1"))) == 0
+    # the unit asked in an earlier turn carries to the follow-up
+    assert flagged(rec(yi, ("2013 年研發支出是多少十億美元？", "1.3", 1.3, "1.3"), change)) == 0
+    # prose that keeps the source scale needs no unit asked (that is `billions_not_kept_for_gold`'s case)
+    assert flagged(rec("研發支出 2013 年為 1.3 十億美元，2012 年為 1.2 十億美元。", change)) == 0
+    # a rate, a ratio or a multiple is the same in any unit
+    assert flagged(rec(yi, ("研發支出的成長率是多少？", "subtract(1.3, 1.2), divide(#0, 1.2)", 0.083, "0.083"))) == 0
+    assert flagged(rec(yi, ("2013 年是 2012 年的幾倍？", "divide(1.3, 1.2)", 1.083, "1.083"))) == 0
+    # a gold that does not compute with the prose amount is not its reader's problem
+    assert flagged(rec(yi, ("營收是多少？", "2.3", 2.3, "2.3"))) == 0
+    # millions said in 萬, and an English amount written without its leading zero (「$ .3 billion」)
+    assert flagged(rec("費用為 5,400 萬美元及 4,700 萬美元。", ("差額是多少？", "subtract(54, 47)", 7, "7"),
+                       en="expenses were $ 54 million and $ 47 million .")) == 1
+    assert flagged(rec("備抵分別為 3 億美元及 9 億美元。", ("淨變動是多少？", "subtract(.3, .9)", -0.6, "-.6"),
+                       en="the alll was $ .3 billion and $ .9 billion , respectively .")) == 1
+
+
 def test_built_data_keeps_billions_only_for_golds():
     """Issue 20 on the built data: no 「N 十億」/「N 百萬」 money amount in prose that a gold does not need
     (glossary §1.3 (b)); the 十億 that remain ≤ 40."""
@@ -163,7 +196,7 @@ def test_built_data_keeps_billions_only_for_golds():
     if not all((paths.DATA_DIR / name).is_file() for name in FILES.values()):
         pytest.skip("data/ not built (run `python -m tw_fin_eval build`)")
     counts = count_data(paths.DATA_DIR)
-    for row in ("N 十億 (prose, no gold needs it)", "N 百萬 (prose, no gold needs it)"):
+    for row in ("N 十億 (prose, no gold needs it)", "N 百萬 (prose, no gold needs it)", "scaled gold, no unit asked (questions)"):
         assert {s: c[row] for s, c in counts.items()} == {s: (0, 0) for s in counts}, row
     assert sum(c["N 十億 (prose)"][0] for c in counts.values()) <= 40
 

@@ -319,8 +319,32 @@ def millions_not_kept_for_gold(rec: dict) -> int:
     return source_scale_not_needed(rec, "百萬")
 
 
+# a quantity that is the same in any currency unit: a rate, a ratio, a multiple, a per-share or average price
+_UNITLESS_ASKED = re.compile(r"率|之比|比值|比是|比為|倍|每股|平均價格|平均成本|占")
+_EN_SCALED_AMOUNT = re.compile(r"\$\s*(\d[\d,]*(?:\.\d+)?|\.\d+)\s*(million|billion)\b")
+
+
+def scaled_gold_unit_unasked(rec: dict) -> int:
+    """Review 3046's meaning errors (convfinqa 0357 t0, 0404 t0): a gold computed from a prose amount in the
+    source's scale (「$ 1.3 billion」 → gold 0.1) whose zh prose says it in 億／萬 (13 億美元) while no question so
+    far asks a unit — a reader answers 1 (億). Every scored unit counts, `unanswerable` ones too (a reader sees
+    them). The fix is the unit in the question (「（以十億美元計）」); a rate, a ratio or a per-share amount needs none."""
+    en = " ".join(str(e.get("text", "")) for e in (rec.get("original_en") or {}).get("evidence") or []
+                  if str(e.get("key", "")).startswith("text_"))
+    prose = " ".join(text for kind, text in record_fields(rec) if kind in PROSE)
+    values = {float(m.group(1).replace(",", "")) for m in _EN_SCALED_AMOUNT.finditer(en)
+              if not re.search(re.escape(m.group(1)) + r"\s*" + ("百萬" if m.group(2) == "million" else "十億"), prose)}
+    count = 0
+    for unit, asked in _gold_units(rec):
+        if _UNITLESS_ASKED.search(str(unit.get("question") or "")) or _QUESTION_UNIT.search(_AMOUNT_IN_QUESTION.sub("", asked)):
+            continue
+        scored = {k: v for k, v in unit.items() if k != "gold_status"}  # an unanswerable unit is read all the same
+        count += any(_needs_source_scale(v, scored, asked) for v in values)
+    return count
+
+
 # record-level counts (not one regex over a field): name → counter
-RECORD_COUNTS: dict[str, Callable[[dict], int]] = {}
+RECORD_COUNTS: dict[str, Callable[[dict], int]] = {"scaled gold, no unit asked (questions)": scaled_gold_unit_unasked}
 
 
 def _records(path: Path) -> Iterator[dict]:
