@@ -679,3 +679,15 @@ def test_a_fiscal_corner_dates_a_year_label_and_a_shared_column_name_goes_to_the
     shared = [["截至 12 月 31 日止年度", "2017 年營收總額", "2016 年營收總額", "2015 年營收總額"],
               ["營收總額", "$ 10530", "$ 10281", "$ 11260"]]
     assert render_row(shared, 1) == "營收總額於 2017、2016 及 2015 年度分別為 $ 10,530、$ 10,281 及 $ 11,260。"
+
+
+def test_a_bare_date_row_is_the_balance_and_date_cells_read_the_taiwan_way():
+    """Review 3045/3046: 「12 月 31 日於 2012 及 2011 年分別為」 used a date as the subject; 「到期日為 11/2004」
+    kept a US month; 「淨 MW分別為」 ran a Latin unit into the verb."""
+    roll = [["（百萬美元）", "2012", "2011"], ["1 月 1 日", "$ 47", "$ 40"], ["12 月 31 日", "$ 43", "$ 47"]]
+    assert render_row(roll, 2) == "2012 及 2011 年 12 月 31 日餘額分別為 $ 43 及 $ 47（單位：百萬美元）。"
+    swaps = [["", "名目本金", "到期日", "交割日"], ["利率交換", "$ 65000", "8/2005", "11/23/2010"]]
+    text = render_row(swaps, 1)
+    assert "到期日為 2005 年 8 月" in text and "2010 年 11 月 23 日" in text and "/" not in text, text
+    mw = [["", "2002", "2001"], ["12 月 31 日運轉中之淨 MW", "3955", "3445"]]
+    assert "淨 MW 分別為 3,955 及 3,445" in render_row(mw, 1)

@@ -114,6 +114,16 @@ def _tw_date(us: str) -> str:
     return f"{_full_year(m.group(3))} 年 {int(m.group(1))} 月 {int(m.group(2))} 日" if m else us
 
 
+_MONTH_YEAR_RE = re.compile(r"(0?[1-9]|1[0-2])/((?:19|20)\d\d)")  # 「11/2004」: a maturity month
+
+
+def _prose_date(value: str) -> str:
+    """A date cell said in prose the Taiwan way: 「11/2004」 → 「2004 年 11 月」, 「11/23/2010」 → 「2010 年 11 月 23 日」."""
+    if m := _MONTH_YEAR_RE.fullmatch(value.strip()):
+        return f"{m.group(2)} 年 {int(m.group(1))} 月"
+    return _tw_date(value) if _US_DATE_RE.fullmatch(value.strip()) else value
+
+
 def _full_year(year: str) -> str:
     if len(year) == 4:
         return year
@@ -956,7 +966,7 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     units_shared = len(units) == 1
     shared_unit = units.pop() if units_shared else ""
     row_label = cells[0] if cells else ""
-    values = [_value(cell, keep) for cell in cells[1:]]  # each cell's figure once, as printed
+    values = [_prose_date(_value(cell, keep)) for cell in cells[1:]]  # each cell's figure once, as printed
     shared_unit = row_unit(shared_unit, row_label, [v for v in values if v])
     parts = []
     for (name, unit), value in zip(columns, values):
@@ -992,7 +1002,7 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
 
 
 _PERIOD_NAME_RE = re.compile(r"((?:19|20)\d\d) 年(度)?((?: \d{1,2} 月(?: \d{1,2} 日|底))?)")
-_DAY_LABEL_RE = re.compile(r"\d{1,2} 月 \d{1,2} 日\S")  # 「1 月 1 日餘額」: a balance dated in each column's year
+_DAY_LABEL_RE = re.compile(r"\d{1,2} 月 \d{1,2} 日")  # 「1 月 1 日餘額」, 「12 月 31 日」: dated in each column's year
 _BARE_TOTALS = frozenset({"合計", "總計", "小計", "總額", "合計數"})  # 「合計分別為」 reads as a contradiction (v35)
 _MAX_RESPECTIVELY = 4  # past four values a reader can no longer pair 「分別為」's values with their periods
 
@@ -1031,10 +1041,12 @@ def _respectively(label: str, parts: list[tuple[str, str]]) -> str | None:
     fiscal = any(m.group(2) for m in periods)
     label = re.sub(r"^減\s*[：:]\s*", "", label)
     said = _and(values)
-    if not day and not fiscal and _DAY_LABEL_RE.match(label):
-        return f"{_and(years)} 年 {label}分別為 {said}"
-    period = f"{_and([f'{y} 年' for y in years], '')} {day}" if day else f"{_and(years)} {'年度' if fiscal else '年'}"
     space = " " if re.search(r"[A-Za-z0-9)\]]$", label) else ""
+    if not day and not fiscal and _DAY_LABEL_RE.match(label):
+        if re.fullmatch(r"\d{1,2} 月 \d{1,2} 日", label):
+            label += "餘額"  # a bare 「12 月 31 日」 row is the balance at that date (a roll-forward's last row)
+        return f"{_and(years)} 年 {label}{space}分別為 {said}"
+    period = f"{_and([f'{y} 年' for y in years], '')} {day}" if day else f"{_and(years)} {'年度' if fiscal else '年'}"
     return f"{label}{space}於 {period}分別為 {said}"
 
 
