@@ -87,3 +87,16 @@ def test_release_checks_do_not_go_through_the_cli_module(tmp_path):
             "assert 'tw_fin_eval.zhcheck.cli' not in sys.modules, 'release imported the CLI module'")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_bare_year_header_may_take_its_groups_name_and_nothing_else():
+    """FinQA flattened 「bermuda subsidiaries 2008 | … | 2006」: the last header is a bare year; the zh header may
+    name it like its siblings (「2006 年美國子公司」), but not change its year, add a figure, or touch a data row."""
+    en = [["( in millions )", "bermuda subsidiaries 2007", "2006"], ["statutory net income", "$ 1535", "$ 724"]]
+    ok = [["（百萬美元）", "2007 年百慕達子公司", "2006 年美國子公司"], ["法定淨利", "$ 1535", "$ 724"]]
+    assert table_issues(en, ok) == []
+    for bad in ("2007 年美國子公司", "2006 年 12 月美國子公司", "美國子公司"):
+        zh = [ok[0][:2] + [bad], ok[1]]
+        assert [f.code for f in table_issues(en, zh)] == ["table_cell"], bad
+    data_row = [["", "2006"], ["2006", "5"]]
+    assert [f.code for f in table_issues(data_row, [["", "2006"], ["2006 年美國子公司", "5"]])] == ["table_cell"]

@@ -124,3 +124,25 @@ def test_a_figure_after_a_full_width_comma_is_its_own_figure():
     en = "the long-term debt of less than 1 year is $ 44048 ; the long-term debt of 1-3 years is $ 8 ;"
     row, header = ["長期債務", "$ 44,048", "$ 8"], ["", "1 年以內", "1-3 年"]
     assert written_row_issues(en, row, "長期債務：$ 44,048，1 年以內；$ 8，1-3 年。", header=header) == []
+
+
+def test_a_dash_code_the_overlay_keeps_raw_may_be_said_as_nothing():
+    """r38f: ConvFinQA overlays keep FinQA's raw dash code (「2014」) in the zh table; the record prints it 「—」, so
+    the checker reads the row as printed — 「5 年以上無」 passes, a dropped real figure still fails."""
+    from types import SimpleNamespace
+
+    from tw_fin_eval.overlay import written_rows
+
+    en_row = ["purchase obligations", "177.3", "176.6", "0.7", "2014", "2014"]
+    en = ("the purchase obligations of total is 177.3 ; the purchase obligations of less than 1 year is 176.6 ; "
+          "the purchase obligations of 1-3 years is 0.7 ; the purchase obligations of 3-5 years is 2014 ; "
+          "the purchase obligations of more than 5 years is 2014 ;")
+    header = ["（百萬美元）", "合計", "1 年以內", "1-3 年", "3-5 年", "5 年以上"]
+    item = SimpleNamespace(table=[header, en_row], evidence=[SimpleNamespace(is_table=True, key="table_1", row=1, text=en)])
+    said = "購買義務：合計 177.3，其中 1 年以內 176.6、1–3 年 0.7，3–5 年及 5 年以上均無（百萬美元）。"
+    data = {"table": [header, ["購買義務", "177.3", "176.6", "0.7", "2014", "2014"]], "evidence": {"table_1": said}}
+    [(field, en_text, row, hdr, raw, zh)] = written_rows(item, data)
+    assert field == "evidence.table_1" and row[-1] == "—"
+    assert written_row_issues(en_text, row, zh, header=hdr, en_row=raw) == []
+    dropped = said.replace("1–3 年 0.7，", "")
+    assert "numeral_missing" in {f.code for f in written_row_issues(en_text, row, dropped, header=hdr, en_row=raw)}

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tw_fin_eval.errors import InputError
+from tw_fin_eval.evidence_zh import display_table
 from tw_fin_eval.finding import Issue
 from tw_fin_eval.jsonl import iter_jsonl
 from tw_fin_eval.sources.base import SourceItem
@@ -182,13 +183,16 @@ def evidence_pairs(item: SourceItem, data: dict[str, Any]) -> list[Pair]:
 def written_rows(item: SourceItem, data: dict[str, Any]) -> list[tuple[str, str, list[str], list[str], list[str], str]]:
     """The hand-written table row sentences of an overlay: (field, English row sentence, translated row, its
     header row, the English row, sentence), for `written_row_issues`."""
+    # the row as the record prints it: a dash code (「2014」 for —) the table reads as a dash is 「—」 there, so a
+    # sentence may say 「無」 for it; a code the table reads as a number stays one (`dash_codes`)
     table = data.get("table") or []
+    shown = display_table(table)
     out = []
     for e in item.evidence:
         if e.is_table and e.key in data["evidence"] and e.row < len(table):
             header = table[0] if e.row > 0 and table else []
             en_row = item.table[e.row] if item.table and e.row < len(item.table) else []
-            out.append((f"evidence.{e.key}", e.text, table[e.row], header, en_row, data["evidence"][e.key]))
+            out.append((f"evidence.{e.key}", e.text, shown[e.row], header, en_row, data["evidence"][e.key]))
     return out
 
 

@@ -889,6 +889,20 @@ _CHANGE_HEADERS = frozenset({"變動金額", "變動 %"})
 _CHANGE_HEADER_EN_RE = re.compile(r"\s*(?:[^$%]*,\s*)?(?:\$\s*(?:change)?|%\s*\(\s*%\s*\)\s*(?:change)?|\$?\s*change)\s*", re.I)
 
 
+def _named_year_header(en_cell: str, zh_cell: str) -> bool:
+    """A header cell that is only a year in the English (FinQA's flattened two-level header lost the group's
+    name: 「bermuda subsidiaries 2008 | … | 2006」) may say the name its siblings have — the year kept, no other
+    figure: 「2006 年美國子公司」, 「2006 年平均」.
+
+    >>> _named_year_header("2006", "2006 年美國子公司"), _named_year_header("2006", "2007 年平均")
+    (True, False)
+    >>> _named_year_header("2006", "2006 年 12 月平均"), _named_year_header("$ 2006", "2006 年")
+    (False, False)
+    """
+    m = re.fullmatch(r"((?:19|20)\d\d)", en_cell.strip())
+    return bool(m) and re.fullmatch(rf"{m.group(1)} 年度?[^\d\s][^\d]*", zh_cell.strip()) is not None
+
+
 def table_issues(en_table: list[list[str]], zh_table: list[list[str]], *, displayed: bool = False) -> list[Finding]:
     """Same rows and row lengths; cells without Latin letters identical (`displayed`: a built record's
     table, which may print them as a Taiwan table does — `displayed_as`); other cells translated well."""
@@ -907,6 +921,8 @@ def table_issues(en_table: list[list[str]], zh_table: list[list[str]], *, displa
                 continue  # 「for the years ended december 31 , $」, 「% (  % )」: the display names the change column
             if displayed and r == 0 and zh_cell.strip() == change_pair_header(en_cell):
                 continue  # 「2008 20142007」 printed 「2008 年較 2007 年變動」: the years kept, the dash code named
+            if r == 0 and _named_year_header(en_cell, zh_cell):
+                continue  # a bare 「2006」 over a group's last column named as its siblings: 「2006 年美國子公司」
             if not _LATIN_RE.search(en_cell):
                 if en_cell != zh_cell and not (displayed and displayed_as(en_cell, zh_cell)):
                     findings.append(Finding("table_cell",
