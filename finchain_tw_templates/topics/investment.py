@@ -220,7 +220,7 @@ def irr_adv1(rng: random.Random) -> Problem:
     mult = c.add("終值對期初投資倍數", tv / c0, f"{ntd(tv)} ÷ {ntd(c0)}")
     mirr = c.add("修正內部報酬率", mult ** (1 / n) - 1, f"{fmt_value(mult)}^(1/{n}) − 1", pct)
     q = (f"{co}評估一項 {n} 年期擴廠計畫：期初投資 {ntd(c0)}，各年年底淨現金流入為{flows_text(allf)}。"
-         f"公司資金成本 {pct(wacc)}，期間流入的現金假設以 {pct(reinv)} 再投資。請依序計算淨現值、內部報酬率，"
+         f"公司資金成本 {pct(wacc)}，期間現金流入假設以 {pct(reinv)} 再投資。請依序計算淨現值、內部報酬率，"
          f"再求修正內部報酬率（MIRR）。請問 MIRR 是多少？{ASK_PCT}")
     return c.numeric(q, mirr, pct(mirr), {"c0": c0, "flows": flows, "wacc": wacc, "reinv": reinv})
 
