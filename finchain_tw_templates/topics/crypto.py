@@ -18,6 +18,7 @@ from finchain_tw_templates.common import (
     ntd,
     num,
     pct,
+    pct_exact,
     pick_decimal,
     pick_exchange,
     pick_money,
@@ -202,9 +203,12 @@ def gei_inter2(rng: random.Random) -> Problem:
          f"若{tok}原價為 {usd(p0, 2)}，某投資人持有 {qty:,} 枚，依貝他係數估計其持有部位價值變動多少美元（減少以負數表示）？"
          f"{ASK_USD}")
     c = Chain()
-    r = c.add(f"{tok}預估報酬率", beta * mkt, f"{beta:.2f} × （{pct(mkt, 1)}）", pct)
-    p1 = c.add("預估新價格", p0 * (1 + r), f"{usd(p0, 2)} × （1 {plus(r, pct)}）", lambda v: usd(v, 4))
-    chg = c.add("持有部位價值變動", qty * (p1 - p0), f"{qty:,} × （{usd(p1, 4)} − {usd(p0, 2)}）", usd)
+    # the return is shown with all its decimals (1.23 × 5.5% = 6.765%) and the last line computes from the inputs,
+    # not from the 4-decimal display of the new price
+    r = c.add(f"{tok}預估報酬率", beta * mkt, f"{beta:.2f} × （{pct(mkt, 1)}）", pct_exact)
+    p1 = c.add("預估新價格", p0 * (1 + r), f"{usd(p0, 2)} × （1 {plus(r, pct_exact)}）", lambda v: usd(v, 4))
+    chg = c.add("持有部位價值變動", qty * (p1 - p0), f"持有數量 × 原價 × 預估報酬率 = {qty:,} × {usd(p0, 2)} × （{pct_exact(r)}）",
+                usd)
     return c.numeric(q, chg, usd(chg), params={"beta": beta, "mkt_abs": abs(mkt), "p0": p0, "qty": qty,
                                                   "_mkt": mkt})
 

@@ -46,7 +46,8 @@ def deal_structure_basic1(rng: random.Random) -> Problem:
     nt = pick_money(rng, 5_000_000, 80_000_000, 100_000)
     c = Chain()
     ratio = c.add("換股比例", offer / pa, f"{ntd(offer)} ÷ {ntd(pa)}", lambda x: fmt_value(x))
-    new = c.add("需發行的新股數", nt * ratio, f"{num(nt)} × {fmt_value(ratio)}", lambda x: num(x, 0) + " 股")
+    new = c.add("需發行的新股數", nt * ratio, f"{num(nt)} × {ntd(offer)} ÷ {ntd(pa)}",
+                lambda x: num(x, 0) + " 股")
     q = (f"{acq}擬以換股方式合併{tgt}。{acq}股價為每股 {ntd(pa)}，對{tgt}的收購價為每股 {ntd(offer)}，"
          f"{tgt}流通在外股數為 {shares_text(nt)}。請問{acq}需發行多少新股？{ask(0, '股數')}")
     return c.numeric(q, new, num(new, 0), {"pa": pa, "offer": offer, "nt": nt})
@@ -431,7 +432,7 @@ def valuation_methods_basic1(rng: random.Random) -> Problem:
     shares = pick_money(rng, 10_000_000, 500_000_000, 1_000_000)
     c = Chain()
     price = c.add("每股價值", eps * pe, f"{ntd(eps)} × {pe}", ntd)
-    eq = c.add("權益價值", price * shares, f"{ntd(price)} × {num(shares)}", ntd)
+    eq = c.add("權益價值", price * shares, f"每股價值 × 股數 = {ntd(eps)} × {pe} × {num(shares)}", ntd)
     q = (f"{tgt}每股盈餘（EPS）{ntd(eps)}，流通在外 {shares_text(shares)}，同業可比公司的平均本益比為 {times(pe, 1)}。"
          f"以本益比法評價，請問{tgt}的權益價值是多少？")
     return c.numeric(q, eq, ntd(eq), {"eps": eps, "pe": pe, "shares": shares})

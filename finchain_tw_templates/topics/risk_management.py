@@ -19,6 +19,7 @@ from finchain_tw_templates.common import (
     ntd,
     num,
     pct,
+    pct_exact,
     pick_bank,
     pick_company,
     pick_decimal,
@@ -663,8 +664,8 @@ def stress_testing_adv1(rng: random.Random) -> Problem:
                          round((eq * se + bond * dur * dy + fx * sf) * 4), 1_000_000_000)
     c = Chain()
     l1 = c.add("股票部位損失", eq * se, f"{ntd(eq)} × {pct(se, 0)}", ntd)
-    bp = c.add("債券價格變動率", -dur * dy + 0.5 * conv * dy ** 2, f"−{dur} × {pct(dy, 1)} + 0.5 × {num(conv, 0)} × ({pct(dy, 1)})²", pct)
-    l2 = c.add("債券部位損失", -bond * bp, f"{ntd(bond)} × {pct(-bp)}", ntd)
+    bp = c.add("債券價格變動率", -dur * dy + 0.5 * conv * dy ** 2, f"−{dur} × {pct(dy, 1)} + 0.5 × {num(conv, 0)} × ({pct(dy, 1)})²", pct_exact)
+    l2 = c.add("債券部位損失", -bond * bp, f"{ntd(bond)} × {pct_exact(-bp)}", ntd)
     l3 = c.add("外幣部位匯兌損失", fx * sf, f"{ntd(fx)} × {pct(sf, 1)}", ntd)
     total = c.add("壓力情境總損失", l1 + l2 + l3, f"{ntd(l1)} + {ntd(l2)} + {ntd(l3)}", ntd)
     left = c.add("壓力後淨值占原淨值比率", (capital - total) / capital, f"({ntd(capital)} − {ntd(total)}) ÷ {ntd(capital)}", pct)
