@@ -61,7 +61,7 @@ def compound_interest_basic1(rng: random.Random) -> Problem:
     n = rng.randint(3, 20)
     c = Chain()
     g = c.add("複利終值因子", (1 + r) ** n, f"(1 + {pct(r)})^{n}")
-    fv = c.add("到期本利和", p * g, f"{ntd(p)} × {fmt_value(g)}", ntd)
+    fv = c.add("到期本利和", p * g, f"{ntd(p)} × (1 + {pct(r)})^{n}", ntd)
     q = (f"{who}將 {ntd(p)} 存入一筆年利率 {pct(r)}、每年複利一次的定期存款（每年到期後本利和自動續存），共存 {n} 年。"
          f"請問到期時的本利和是多少？{ASK_MONEY_INT}")
     return c.numeric(q, fv, ntd(fv, 0), {"p": p, "r": r, "n": n})

@@ -183,8 +183,8 @@ def due_diligence_inter1(rng: random.Random) -> Problem:
     gap = c.add("與門檻的差距", r - threshold, f"{pct(r)} − {pct(threshold, 0)}", pct)
     ans = "是" if gap < 0 else "否"
     c.note(f"轉換率{'低於' if gap < 0 else '不低於'}門檻 {pct(threshold, 0)}，是否需要擴大盈餘品質查核", ans)
-    q = (f"買方查核{tgt}的盈餘品質：本期稅後淨利 {ntd(ni)}，折舊及攤銷 {ntd(da)}，營運資金增加 {ntd(dwc)}"
-         f"（負數代表減少）。以「營業活動現金流量 ÷ 稅後淨利」衡量盈餘現金轉換率，若低於 {pct(threshold, 0)} 就須擴大查核應收帳款與存貨。"
+    q = (f"買方在盡職調查中檢視{tgt}的盈餘品質：本期稅後淨利 {ntd(ni)}，折舊及攤銷 {ntd(da)}，營運資金"
+         f"{'增加' if dwc >= 0 else '減少'} {ntd(abs(dwc))}。以「營業活動現金流量 ÷ 稅後淨利」衡量盈餘現金轉換率，若低於 {pct(threshold, 0)} 就須擴大查核應收帳款與存貨。"
          f"請問是否需要擴大查核？（請回答是或否）")
     return c.categorical(q, ans, {"ni": ni, "da": da, "dwc": dwc, "threshold": threshold})
 

@@ -701,7 +701,7 @@ def var_basic2(rng: random.Random) -> Problem:
     t = rng.choice([5, 10, 20])
     c = Chain()
     root = c.add("持有天數平方根", math.sqrt(t), f"√{t}", lambda x: num(x, 4))
-    var_t = c.add(f"{t} 日風險值", var1 * root, f"{ntd(var1)} × {num(root, 4)}", ntd)
+    var_t = c.add(f"{t} 日風險值", var1 * root, f"{ntd(var1)} × √{t}", ntd)
     q = (f"{bank}交易部位的 99% 一日風險值為 {ntd(var1)}。假設每日報酬獨立且同分配，以平方根法則換算，"
          f"請問 {t} 日風險值是多少？{ASK_MONEY_INT}")
     return c.numeric(q, var_t, ntd(var_t, 0), {"var1": var1, "t": t})
