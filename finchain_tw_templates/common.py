@@ -262,6 +262,19 @@ def pct(x: float, digits: int = 2) -> str:
     return num(x * 100, digits) + "%"
 
 
+def pct_exact(x: float, max_digits: int = 6) -> str:
+    """A percentage with every decimal the value has (up to max_digits, at least 2), for a rate computed from
+    inputs (1.23 × 5.5% = 6.765%) that a later step multiplies: shown as used, not rounded to 2 decimals.
+
+    >>> pct_exact(0.06765), pct_exact(-0.0997125), pct_exact(0.1)
+    ('6.765%', '-9.97125%', '10.00%')
+    """
+    s = pct(x, max_digits)
+    head, _, tail = s[:-1].partition(".")
+    tail = tail.rstrip("0").ljust(2, "0")
+    return f"{head}.{tail}%"
+
+
 def times(x: float, digits: int = 2) -> str:
     """A multiple (ratios such as 本益比, 週轉率): 「12.35 倍」."""
     return num(x, digits) + " 倍"

@@ -18,6 +18,7 @@ from finchain_tw_templates.common import (
     ntd,
     num,
     pct,
+    pct_exact,
     pick_decimal,
     pick_exchange,
     pick_money,
@@ -199,12 +200,15 @@ def gei_inter2(rng: random.Random) -> Problem:
     p0 = pick_decimal(rng, 1, 300, 2)
     qty = pick_money(rng, 100, 50_000, 10)
     q = (f"研究顯示{tok}相對於加密資產市場指數的貝他係數為 {beta:.2f}。一項國際監管消息使市場指數{_signed_pct(mkt)}。"
-         f"若{tok}原價為 {usd(p0, 2)}，某投資人持有 {qty:,} 枚，依貝他係數估計其持倉價值變化多少美元（減少以負數表示）？"
+         f"若{tok}原價為 {usd(p0, 2)}，某投資人持有 {qty:,} 枚，依貝他係數估計其持有部位價值變動多少美元（減少以負數表示）？"
          f"{ASK_USD}")
     c = Chain()
-    r = c.add(f"{tok}預估報酬率", beta * mkt, f"{beta:.2f} × （{pct(mkt, 1)}）", pct)
-    p1 = c.add("預估新價格", p0 * (1 + r), f"{usd(p0, 2)} × （1 {plus(r, pct)}）", lambda v: usd(v, 4))
-    chg = c.add("持倉價值變化", qty * (p1 - p0), f"{qty:,} × （{usd(p1, 4)} − {usd(p0, 2)}）", usd)
+    # the return is shown with all its decimals (1.23 × 5.5% = 6.765%) and the last line computes from the inputs,
+    # not from the 4-decimal display of the new price
+    r = c.add(f"{tok}預估報酬率", beta * mkt, f"{beta:.2f} × （{pct(mkt, 1)}）", pct_exact)
+    p1 = c.add("預估新價格", p0 * (1 + r), f"{usd(p0, 2)} × （1 {plus(r, pct_exact)}）", lambda v: usd(v, 4))
+    chg = c.add("持有部位價值變動", qty * (p1 - p0), f"持有數量 × 原價 × 預估報酬率 = {qty:,} × {usd(p0, 2)} × （{pct_exact(r)}）",
+                usd)
     return c.numeric(q, chg, usd(chg), params={"beta": beta, "mkt_abs": abs(mkt), "p0": p0, "qty": qty,
                                                   "_mkt": mkt})
 
@@ -671,10 +675,14 @@ def whale_inter2(rng: random.Random) -> Problem:
          f"目前價格 {usd(p0, 2)}。請估計價格衝擊、成交後價格，以及以平均成交價（成交前後價格的平均）計算的賣出金額。"
          f"本題答案填賣出金額。{ASK_USD}")
     c = Chain()
-    impact = c.add("價格衝擊", qty / depth / 100, f"{qty:,} ÷ {depth:,} × 1%", pct)
-    p1 = c.add("成交後價格", p0 * (1 - impact), f"{usd(p0, 2)} × （1 − {pct(impact)}）", lambda v: usd(v, 4))
-    avg = c.add("平均成交價", (p0 + p1) / 2, f"（{usd(p0, 2)} + {usd(p1, 4)}）÷ 2", lambda v: usd(v, 4))
-    proceeds = c.add("賣出金額", qty * avg, f"{qty:,} × {usd(avg, 4)}", usd)
+    # Each line computes from the inputs (the exact ratio qty ÷ depth), not from an earlier line's rounded display:
+    # 5,337,400 × a 4-decimal average price would miss the gold by hundreds of dollars.
+    ratio = f"{qty:,} ÷ {depth:,} × 1%"
+    impact = c.add("價格衝擊", qty / depth / 100, ratio, lambda v: pct(v, 4))
+    p1 = c.add("成交後價格", p0 * (1 - impact), f"{usd(p0, 2)} × （1 − {ratio}）", lambda v: usd(v, 4))
+    avg = c.add("平均成交價", (p0 + p1) / 2, f"（成交前價格 + 成交後價格）÷ 2 = {usd(p0, 2)} × （1 − {ratio} ÷ 2）",
+                lambda v: usd(v, 4))
+    proceeds = c.add("賣出金額", qty * avg, f"{qty:,} × 平均成交價 = {qty:,} × {usd(p0, 2)} × （1 − {ratio} ÷ 2）", usd)
     return c.numeric(q, proceeds, usd(proceeds), params={"p0": p0, "depth": depth, "qty": qty})
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from finchain_tw_templates.common import (
+    ASK_MONEY,
     ASK_MONEY_INT,
     ASK_NUM,
     ASK_PCT,
@@ -74,7 +75,7 @@ def digital_banking_inter1(rng: random.Random) -> Problem:
     lo = c.add("一般利率部分的年利息", (bal - cap) * r_lo, f"({ntd(bal)} − {ntd(cap)}) × {pct(r_lo)}", ntd)
     total = c.add("全年利息合計", hi + lo, f"{ntd(hi)} + {ntd(lo)}", ntd)
     q = (f"{who}在{bank}的數位帳戶活存餘額為 {ntd(bal)}。活動規定：餘額在 {ntd(cap)} 以內的部分享有年利率 {pct(r_hi)}，"
-         f"超過的部分只適用一般活存利率 {pct(r_lo)}。若餘額一整年不變、以單利計算，請問一年可領多少利息？{ASK_NUM}")
+         f"超過的部分只適用一般活存利率 {pct(r_lo)}。若餘額一整年不變、以單利計算，請問一年可領多少利息？{ASK_MONEY}")
     return c.numeric(q, total, ntd(total, 2), {"bal": bal, "cap": cap, "r_hi": r_hi, "r_lo": r_lo})
 
 
@@ -92,7 +93,7 @@ def digital_banking_inter2(rng: random.Random) -> Problem:
     net = c.add("扣除獲客成本後的淨價值", clv - cac, f"{ntd(clv)} − {ntd(cac)}", ntd)
     q = (f"{bank}的數位帳戶客戶平均每月帶來營業收入 {ntd(arpu)}，毛利率 {pct(margin, 0)}，每年客戶流失率 {pct(churn, 0)}"
          f"（平均往來年數以 1 ÷ 流失率估算），每位客戶的獲客成本為 {ntd(cac)}。不考慮折現，"
-         f"請問每位客戶扣除獲客成本後的終身價值是多少？{ASK_NUM}")
+         f"請問每位客戶扣除獲客成本後的終身價值是多少？{ASK_MONEY}")
     return c.numeric(q, net, ntd(net, 2), {"arpu": arpu, "margin": margin, "churn": churn, "cac": cac})
 
 
@@ -150,7 +151,7 @@ def payment_technologies_basic2(rng: random.Random) -> Problem:
     raw = c.add("未設上限的回饋金額", spend * rate, f"{ntd(spend)} × {pct(rate, 1)}", ntd)
     got = c.add("實際回饋金額", min(raw, cap), f"{ntd(raw)} 與上限 {ntd(cap)} 取較小者", ntd)
     q = (f"{who}本月以行動支付消費 {ntd(spend)}，行動支付平台提供 {pct(rate, 1)} 回饋，每月回饋上限 {ntd(cap)}。"
-         f"請問{who}本月可獲得多少回饋？{ASK_NUM}")
+         f"請問{who}本月可獲得多少回饋？{ASK_MONEY}")
     return c.numeric(q, got, ntd(got, 2), {"spend": spend, "rate": rate, "cap": cap})
 
 
@@ -168,8 +169,8 @@ def payment_technologies_inter1(rng: random.Random) -> Problem:
     fee_qr = c.add("QR Code 支付總成本", sales * qr + monthly_fee, f"{ntd(sales)} × {pct(qr)} + {ntd(monthly_fee)}", ntd)
     save = c.add("每月可節省的金流成本", fee_card - fee_qr, f"{ntd(fee_card)} − {ntd(fee_qr)}", ntd)
     q = (f"{co}每月約有 {num(n)} 筆交易，平均客單價 {ntd(ticket)}，目前全部以信用卡收款，手續費率 {pct(card)}。"
-         f"若全部改用 QR Code 支付，費率 {pct(qr)}，另收每月系統月租費 {ntd(monthly_fee)}。"
-         f"請問每月可節省多少金流成本？{ask(2, note='增加成本時為負值')}")
+         f"若全部改用 QR Code 支付，費率 {pct(qr)}，另收系統月租費 {ntd(monthly_fee)}。"
+         f"請問每月可節省多少金流成本？{ask(2, '新臺幣元', '增加成本時為負值')}")
     return c.numeric(q, save, ntd(save, 2), {"n": n, "ticket": ticket, "card": card, "qr": qr, "monthly_fee": monthly_fee})
 
 
@@ -224,7 +225,7 @@ def robo_advisors_basic1(rng: random.Random) -> Problem:
     annual = c.add("年管理費", aum * fee, f"{ntd(aum)} × {pct(fee)}", ntd)
     monthly = c.add("平均每月管理費", annual / 12, f"{ntd(annual)} ÷ 12", ntd)
     q = (f"{who}在機器人理財平台投入 {ntd(aum)}，平台年管理費率 {pct(fee)}，按月平均收取。"
-         f"假設資產金額不變，請問每月管理費是多少？{ASK_NUM}")
+         f"假設資產金額不變，請問每月管理費是多少？{ASK_MONEY}")
     return c.numeric(q, monthly, ntd(monthly, 2), {"aum": aum, "fee": fee})
 
 
@@ -283,7 +284,7 @@ def robo_advisors_inter2(rng: random.Random) -> Problem:
     total = c.add("投資組合期末總值", s + b, f"{ntd(s)} + {ntd(b)}", ntd)
     sell = c.add("需賣出的股票金額", s - w * total, f"{ntd(s)} − {pct(w, 0)} × {ntd(total)}", ntd)
     q = (f"{who}在機器人理財帳戶投入 {ntd(v)}，目標配置為股票 {pct(w, 0)}、債券 {pct(1 - w, 0)}。一年後股票部位上漲 {pct(rs, 1)}，"
-         f"債券部位報酬 {pct(rb, 1)}。平台要把配置調回目標比例，請問需要賣出多少股票部位（轉入債券）？{ASK_NUM}")
+         f"債券部位報酬 {pct(rb, 1)}。平台要把配置調回目標比例，請問需要賣出多少股票部位（轉入債券）？{ASK_MONEY}")
     return c.numeric(q, sell, ntd(sell, 2), {"v": v, "w": w, "rs": rs, "rb": rb})
 
 

@@ -61,7 +61,7 @@ def compound_interest_basic1(rng: random.Random) -> Problem:
     n = rng.randint(3, 20)
     c = Chain()
     g = c.add("複利終值因子", (1 + r) ** n, f"(1 + {pct(r)})^{n}")
-    fv = c.add("到期本利和", p * g, f"{ntd(p)} × {fmt_value(g)}", ntd)
+    fv = c.add("到期本利和", p * g, f"{ntd(p)} × (1 + {pct(r)})^{n}", ntd)
     q = (f"{who}將 {ntd(p)} 存入一筆年利率 {pct(r)}、每年複利一次的定期存款（每年到期後本利和自動續存），共存 {n} 年。"
          f"請問到期時的本利和是多少？{ASK_MONEY_INT}")
     return c.numeric(q, fv, ntd(fv, 0), {"p": p, "r": r, "n": n})
@@ -220,7 +220,7 @@ def irr_adv1(rng: random.Random) -> Problem:
     mult = c.add("終值對期初投資倍數", tv / c0, f"{ntd(tv)} ÷ {ntd(c0)}")
     mirr = c.add("修正內部報酬率", mult ** (1 / n) - 1, f"{fmt_value(mult)}^(1/{n}) − 1", pct)
     q = (f"{co}評估一項 {n} 年期擴廠計畫：期初投資 {ntd(c0)}，各年年底淨現金流入為{flows_text(allf)}。"
-         f"公司資金成本 {pct(wacc)}，期間流入的現金假設以 {pct(reinv)} 再投資。請依序計算淨現值、內部報酬率，"
+         f"公司資金成本 {pct(wacc)}，期間現金流入假設以 {pct(reinv)} 再投資。請依序計算淨現值、內部報酬率，"
          f"再求修正內部報酬率（MIRR）。請問 MIRR 是多少？{ASK_PCT}")
     return c.numeric(q, mirr, pct(mirr), {"c0": c0, "flows": flows, "wacc": wacc, "reinv": reinv})
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from finchain_tw_templates.common import (
+    ASK_MONEY,
     ASK_MONEY_INT,
     ASK_NUM,
     ASK_PCT,
@@ -45,7 +46,8 @@ def deal_structure_basic1(rng: random.Random) -> Problem:
     nt = pick_money(rng, 5_000_000, 80_000_000, 100_000)
     c = Chain()
     ratio = c.add("換股比例", offer / pa, f"{ntd(offer)} ÷ {ntd(pa)}", lambda x: fmt_value(x))
-    new = c.add("需發行的新股數", nt * ratio, f"{num(nt)} × {fmt_value(ratio)}", lambda x: num(x, 0) + " 股")
+    new = c.add("需發行的新股數", nt * ratio, f"{num(nt)} × {ntd(offer)} ÷ {ntd(pa)}",
+                lambda x: num(x, 0) + " 股")
     q = (f"{acq}擬以換股方式合併{tgt}。{acq}股價為每股 {ntd(pa)}，對{tgt}的收購價為每股 {ntd(offer)}，"
          f"{tgt}流通在外股數為 {shares_text(nt)}。請問{acq}需發行多少新股？{ask(0, '股數')}")
     return c.numeric(q, new, num(new, 0), {"pa": pa, "offer": offer, "nt": nt})
@@ -144,7 +146,7 @@ def due_diligence_basic1(rng: random.Random) -> Problem:
     c = Chain()
     adj = c.add("淨調整數", one_off - gain, f"{ntd(one_off)} − {ntd(gain)}", ntd)
     adj_e = c.add("調整後 EBITDA", ebitda + adj, f"{ntd(ebitda)} {plus(adj, ntd)}", ntd)
-    q = (f"實地查核（盡職調查）發現，{tgt}帳列 EBITDA 為 {ntd(ebitda)}，其中包含一次性的訴訟和解費用 {ntd(one_off)}"
+    q = (f"盡職調查發現，{tgt}帳列 EBITDA 為 {ntd(ebitda)}，其中包含一次性的訴訟和解費用 {ntd(one_off)}"
          f"（應加回），以及一次性的處分土地利益 {ntd(gain)}（應扣除）。請問調整後 EBITDA 是多少？")
     return c.numeric(q, adj_e, ntd(adj_e), {"ebitda": ebitda, "one_off": one_off, "gain": gain})
 
@@ -181,8 +183,8 @@ def due_diligence_inter1(rng: random.Random) -> Problem:
     gap = c.add("與門檻的差距", r - threshold, f"{pct(r)} − {pct(threshold, 0)}", pct)
     ans = "是" if gap < 0 else "否"
     c.note(f"轉換率{'低於' if gap < 0 else '不低於'}門檻 {pct(threshold, 0)}，是否需要擴大盈餘品質查核", ans)
-    q = (f"買方查核{tgt}的盈餘品質：本期稅後淨利 {ntd(ni)}，折舊及攤銷 {ntd(da)}，營運資金增加 {ntd(dwc)}"
-         f"（負數代表減少）。以「營業活動現金流量 ÷ 稅後淨利」衡量盈餘現金轉換率，若低於 {pct(threshold, 0)} 就須擴大查核應收帳款與存貨。"
+    q = (f"買方在盡職調查中檢視{tgt}的盈餘品質：本期稅後淨利 {ntd(ni)}，折舊及攤銷 {ntd(da)}，營運資金"
+         f"{'增加' if dwc >= 0 else '減少'} {ntd(abs(dwc))}。以「營業活動現金流量 ÷ 稅後淨利」衡量盈餘現金轉換率，若低於 {pct(threshold, 0)} 就須擴大查核應收帳款與存貨。"
          f"請問是否需要擴大查核？（請回答是或否）")
     return c.categorical(q, ans, {"ni": ni, "da": da, "dwc": dwc, "threshold": threshold})
 
@@ -201,7 +203,7 @@ def due_diligence_inter2(rng: random.Random) -> Problem:
     ev = c.add("企業價值", adj * mult, f"{ntd(adj)} × {mult}", ntd)
     eq = c.add("扣除淨負債後的權益價值", ev - net_debt, f"{ntd(ev)} − {ntd(net_debt)}", ntd)
     final = c.add("扣除或有負債後的權益價值", eq - contingent, f"{ntd(eq)} − {ntd(contingent)}", ntd)
-    q = (f"{tgt}帳列 EBITDA 為 {ntd(ebitda)}。查核發現：老闆兼任總經理的薪酬比市場行情高出 {ntd(salary)}（應加回），"
+    q = (f"{tgt}帳列 EBITDA 為 {ntd(ebitda)}。盡職調查發現：老闆兼任總經理的薪酬比市場行情高出 {ntd(salary)}（應加回），"
          f"另有已結案的一次性法律費用 {ntd(legal)}（應加回）。以 {mult} 倍 EV/EBITDA 評價，{tgt}淨負債 {ntd(net_debt)}，"
          f"並發現一筆估計金額 {ntd(contingent)} 的環保罰款或有負債，買方要求從價格中全額扣除。請問調整後的權益價值是多少？")
     return c.numeric(q, final, ntd(final), {"ebitda": ebitda, "salary": salary, "legal": legal, "mult": mult,
@@ -228,9 +230,9 @@ def due_diligence_adv1(rng: random.Random) -> Problem:
     eq = c.add("調整後權益價值", ev - net_debt - debt_like, f"{ntd(ev)} − {ntd(net_debt)} − {ntd(debt_like)}", ntd)
     chg = c.add("相對原出價的變動幅度", eq / offer - 1, f"{ntd(eq)} ÷ {ntd(offer)} − 1", pct)
     q = (f"{acq}原本對{tgt}的股權出價為 {ntd(offer)}，依據是帳列 EBITDA {ntd(ebitda)}、{mult} 倍 EV/EBITDA 與淨負債 {ntd(net_debt)}。"
-         f"查核後發現：(1) 有 {ntd(overstated)} 營收提前認列，這部分營收的 EBITDA 利潤率為 {pct(margin, 0)}，應自 EBITDA 扣除；"
+         f"盡職調查後發現：(1) 有 {ntd(overstated)} 營收提前認列，這部分營收的 EBITDA 利潤率為 {pct(margin, 0)}，應自 EBITDA 扣除；"
          f"(2) 一次性重整費用 {ntd(addback)} 應加回；(3) 另有未繳稅款 {ntd(tax_owed)} 與退休金提撥不足 {ntd(pension)}，"
-         f"視為類負債自權益價值扣除。倍數不變，請問依查核結果重新計算的權益價值，相對原出價變動多少？"
+         f"視為類負債自權益價值扣除。倍數不變，請問依盡職調查結果重新計算的權益價值，相對原出價變動多少？"
          f"{ask(2, '百分比', '下修時為負值')}")
     return c.numeric(q, chg, pct(chg), {"offer": offer, "ebitda": ebitda, "mult": mult, "net_debt": net_debt,
                                         "overstated": overstated, "margin": margin, "addback": addback,
@@ -261,10 +263,10 @@ def post_merger_integration_basic2(rng: random.Random) -> Problem:
     attr = pick_rate(rng, 2, 20, 0.5)
     arpu = pick_money(rng, 2_000, 60_000, 500)
     c = Chain()
-    lost = c.add("流失客戶數", cust * attr, f"{num(cust)} × {pct(attr, 1)}", lambda x: num(x, 2) + " 戶")
-    rev = c.add("流失的年營業收入", lost * arpu, f"{num(lost, 2)} × {ntd(arpu)}", ntd)
-    q = (f"{acq}與{tgt}合併後共有 {num(cust)} 戶客戶，預估整合期間因系統轉換與業務人員異動，客戶流失率為 {pct(attr, 1)}。"
-         f"每戶每年平均貢獻營業收入 {ntd(arpu)}，請問預估流失的年營業收入是多少？")
+    lost = c.add("流失客戶數", cust * attr, f"{num(cust)} × {pct(attr, 1)}", lambda x: fmt_value(x) + " 家")
+    rev = c.add("流失的年營業收入", lost * arpu, f"{fmt_value(lost)} × {ntd(arpu)}", ntd)
+    q = (f"{acq}與{tgt}合併後共有 {num(cust)} 家客戶，預估整合期間因系統轉換與業務人員異動，客戶流失率為 {pct(attr, 1)}。"
+         f"每家客戶每年平均貢獻營業收入 {ntd(arpu)}，請問預估流失的年營業收入是多少？")
     return c.numeric(q, rev, ntd(rev), {"cust": cust, "attr": attr, "arpu": arpu})
 
 
@@ -350,7 +352,7 @@ def synergies_and_cost_savings_basic2(rng: random.Random) -> Problem:
     c = Chain()
     rev = c.add("交叉銷售新增營業收入", cust * spend, f"{num(cust)} × {ntd(spend)}", ntd)
     gp = c.add("新增毛利", rev * margin, f"{ntd(rev)} × {pct(margin, 0)}", ntd)
-    q = (f"{acq}併購{tgt}後，預估可把自家產品交叉銷售給{tgt}的 {num(cust)} 戶客戶，每戶每年平均購買 {ntd(spend)}，"
+    q = (f"{acq}併購{tgt}後，預估可把自家產品交叉銷售給{tgt}的 {num(cust)} 家客戶，每家客戶每年平均購買 {ntd(spend)}，"
          f"毛利率 {pct(margin, 0)}。請問每年營收綜效帶來的新增毛利是多少？")
     return c.numeric(q, gp, ntd(gp), {"cust": cust, "spend": spend, "margin": margin})
 
@@ -414,7 +416,7 @@ def synergies_and_cost_savings_adv1(rng: random.Random) -> Problem:
     q = (f"{acq}合併{tgt}的綜效評估：(1) 合併後營業費用 {ntd(opex)} 可降低 {pct(s, 1)}；(2) 合併營收 {ntd(rev)} 可因交叉銷售增加 "
          f"{pct(uplift, 1)}，新增營收的毛利率 {pct(margin, 0)}；(3) 因客戶重疊產生的負綜效每年 {ntd(dis)}。所得稅率 {pct(tax, 0)}，"
          f"稅後淨綜效於第 1 年底開始實現、之後每年成長 {pct(g, 1)}，折現率 {pct(r, 1)}，一次性整合成本 {ntd(cost)}。合併後流通在外 "
-         f"{shares_text(shares)}，請問每股綜效價值是多少？{ASK_NUM}")
+         f"{shares_text(shares)}，請問每股綜效價值是多少？{ASK_MONEY}")
     return c.numeric(q, per, ntd(per, 2), {"opex": opex, "s": s, "rev": rev, "uplift": uplift, "margin": margin,
                                            "dis": dis, "tax": tax, "r": r, "g": g, "cost": cost, "shares": shares})
 
@@ -430,7 +432,7 @@ def valuation_methods_basic1(rng: random.Random) -> Problem:
     shares = pick_money(rng, 10_000_000, 500_000_000, 1_000_000)
     c = Chain()
     price = c.add("每股價值", eps * pe, f"{ntd(eps)} × {pe}", ntd)
-    eq = c.add("權益價值", price * shares, f"{ntd(price)} × {num(shares)}", ntd)
+    eq = c.add("權益價值", price * shares, f"每股價值 × 股數 = {ntd(eps)} × {pe} × {num(shares)}", ntd)
     q = (f"{tgt}每股盈餘（EPS）{ntd(eps)}，流通在外 {shares_text(shares)}，同業可比公司的平均本益比為 {times(pe, 1)}。"
          f"以本益比法評價，請問{tgt}的權益價值是多少？")
     return c.numeric(q, eq, ntd(eq), {"eps": eps, "pe": pe, "shares": shares})
@@ -466,7 +468,7 @@ def valuation_methods_inter1(rng: random.Random) -> Problem:
     d1 = c.add("下一年度每股股利", d0 * (1 + g), f"{ntd(d0)} × (1 + {pct(g)})", lambda x: ntd(x, 4))
     price = c.add("每股價值", d1 / (ke - g), f"{ntd(d1, 4)} ÷ ({pct(ke, 4)} − {pct(g)})", lambda x: ntd(x, 2))
     q = (f"{tgt}剛發放每股現金股利 {ntd(d0)}，預期股利每年固定成長 {pct(g)}。無風險利率 {pct(rf)}，{tgt}的貝他係數 {beta}，"
-         f"市場風險溢酬 {pct(mrp)}。以 CAPM 估計權益資金成本，再用股利成長模型評價，請問每股價值是多少？{ASK_NUM}")
+         f"市場風險溢酬 {pct(mrp)}。以 CAPM 估計權益資金成本，再用股利成長模型評價，請問每股價值是多少？{ASK_MONEY}")
     return c.numeric(q, price, ntd(price, 2), {"d0": d0, "rf": rf, "beta": beta, "mrp": mrp, "g": g})
 
 
@@ -514,6 +516,6 @@ def valuation_methods_adv1(rng: random.Random) -> Problem:
     per = c.add("每股價值", (ev - net_debt) / shares, f"({ntd(ev)} − {ntd(net_debt)}) ÷ {num(shares)}", lambda x: ntd(x, 2))
     q = (f"以現金流量折現法評價{tgt}：最近一年自由現金流量 {ntd(fcf0)}，未來 3 年每年成長 {pct(g1, 1)}，之後永續成長 {pct(gt, 1)}。"
          f"加權平均資金成本（WACC）{pct(wacc, 1)}，淨負債 {ntd(net_debt)}，流通在外 {shares_text(shares)}。"
-         f"終值以第 3 年底的成長型永續年金計算。請問每股價值是多少？{ASK_NUM}")
+         f"終值以第 3 年底的成長型永續年金計算。請問每股價值是多少？{ASK_MONEY}")
     return c.numeric(q, per, ntd(per, 2), {"fcf0": fcf0, "g1": g1, "gt": gt, "wacc": wacc, "net_debt": net_debt,
                                            "shares": shares})

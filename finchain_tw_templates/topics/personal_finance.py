@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from finchain_tw_templates.common import (
+    ASK_MONEY,
     ASK_MONEY_INT,
     ASK_NUM,
     ASK_PCT,
@@ -148,7 +149,7 @@ def budgeting_inter2(rng: random.Random) -> Problem:
     gap = c.add("尚缺金額", target - have, f"{ntd(target)} − {ntd(have)}", ntd)
     monthly = c.add("每月需存入金額", gap / k, f"{ntd(gap)} ÷ {k}", ntd)
     q = (f"{who}每月必要生活支出 {ntd(essential)}，理財規劃建議準備 {months} 個月必要支出的緊急預備金。{who}目前已存 {ntd(have)}，"
-         f"希望在 {k} 個月內補足（不計利息）。請問每月需要存入多少錢？{ASK_NUM}")
+         f"希望在 {k} 個月內補足（不計利息）。請問每月需要存入多少錢？{ASK_MONEY}")
     return c.numeric(q, monthly, ntd(monthly, 2), {"essential": essential, "months": months, "have": have, "k": k})
 
 
@@ -185,7 +186,7 @@ def loan_repayment_basic1(rng: random.Random) -> Problem:
     i = c.add("月利率", r / 12, f"{pct(r)} ÷ 12", lambda x: pct(x, 4))
     pay = c.add("每月應繳金額", pmt(i, 12 * n, p), f"{ntd(p)} × {pct(i, 4)} ÷ [1 − (1 + {pct(i, 4)})^−{12 * n}]", ntd)
     q = (f"{who}向{pick_bank(rng)}申辦車貸 {ntd(p)}，年利率 {pct(r)}，期限 {n} 年，按月本息平均攤還。"
-         f"請問每月應繳金額是多少？{ASK_NUM}")
+         f"請問每月應繳金額是多少？{ASK_MONEY}")
     return c.numeric(q, pay, ntd(pay, 2), {"p": p, "r": r, "n": n})
 
 
@@ -285,7 +286,7 @@ def personal_investment_basic2(rng: random.Random) -> Problem:
                   lambda x: num(x, 4))
     avg = c.add("平均每單位成本", amt * 3 / units, f"{ntd(amt * 3)} ÷ {num(units, 4)}", lambda x: ntd(x, 4))
     q = (f"{who}以定期定額方式每月投入 {ntd(amt)} 買進某檔基金，連續 3 個月的買進淨值分別為 "
-         f"{'、'.join(ntd(x) for x in prices)}（不計手續費，單位數可為小數）。請問平均每單位成本是多少？{ASK_NUM}")
+         f"{'、'.join(ntd(x) for x in prices)}（不計手續費，單位數可為小數）。請問平均每單位成本是多少？{ASK_MONEY}")
     return c.numeric(q, avg, ntd(avg, 2), {"amt": amt, "prices": prices})
 
 
@@ -310,7 +311,7 @@ def personal_investment_inter1(rng: random.Random) -> Problem:
                 f"({ntd(sell)} − {ntd(buy)}) × {num(shares)} − {ntd(f_buy)} − {ntd(f_sell)} − {ntd(t)}", ntd)
     q = (f"{who}以每股 {ntd(buy)} 買進某上市股票 {lots} 張（1 張 = 1,000 股），之後以每股 {ntd(sell)} 全數賣出。"
          f"券商手續費率 0.1425%，再乘以 {disc} 的折扣，每筆最低收 {ntd(min_fee)}；賣出時另課證券交易稅 0.3%。"
-         f"不考慮尾數進位，請問這筆交易的淨損益是多少？{ask(2, note='虧損時為負值')}")
+         f"不考慮尾數進位，請問這筆交易的淨損益是多少？{ask(2, '新臺幣元', '虧損時為負值')}")
     return c.numeric(q, net, ntd(net, 2), {"lots": lots, "buy": buy, "sell": sell, "disc": disc, "fee": fee,
                                            "min_fee": min_fee, "tax": tax})
 
@@ -403,7 +404,7 @@ def savings_and_retirement_inter1(rng: random.Random) -> Problem:
     gap = c.add("尚缺金額", target - fv_have, f"{ntd(target)} − {ntd(fv_have)}", ntd)
     pay = c.add("每月應投入金額", gap * i / ((1 + i) ** n - 1), f"{ntd(gap)} × ({pct(r)} ÷ 12) ÷ [(1 + {pct(r)} ÷ 12)^{n} − 1]", ntd)
     q = (f"{who}希望 {years} 年後累積退休金 {ntd(target)}。目前已有 {ntd(have)} 投資在年報酬率 {pct(r)}（按月複利）的帳戶，"
-         f"之後每月月底再投入相同金額到同一帳戶。請問每月需要投入多少錢？{ASK_NUM}")
+         f"之後每月月底再投入相同金額到同一帳戶。請問每月需要投入多少錢？{ASK_MONEY}")
     return c.numeric(q, pay, ntd(pay, 2), {"target": target, "have": have, "r": r, "years": years})
 
 
@@ -421,7 +422,7 @@ def savings_and_retirement_inter2(rng: random.Random) -> Problem:
     tax = c.add("自提部分的節稅金額", s * m, f"{ntd(s)} × {pct(m, 0)}", ntd)
     q = (f"{who}的月提繳工資為 {ntd(wage)}，雇主每月提繳 {pct(emp, 0)} 到勞工退休金個人專戶，{who}另外每月自提 {pct(self_r, 0)}。"
          f"假設自提金額可全額自當年度薪資所得中減除，{who}適用的邊際稅率為 {pct(m, 0)}。"
-         f"請先算出專戶全年入帳金額，再算出自提一年可節省多少所得稅。請問節稅金額是多少？{ASK_NUM}")
+         f"請先算出專戶全年入帳金額，再算出自提一年可節省多少所得稅。請問節稅金額是多少？{ASK_MONEY}")
     return c.numeric(q, tax, ntd(tax, 2), {"wage": wage, "emp": emp, "self_r": self_r, "m": m})
 
 
@@ -446,7 +447,7 @@ def savings_and_retirement_adv1(rng: random.Random) -> Problem:
     draw = c.add("退休後每月可提領金額", pmt(i2, n2, nest), f"{ntd(nest)} × {pct(i2, 4)} ÷ [1 − (1 + {pct(i2, 4)})^−{n2}]", ntd)
     q = (f"{who}距離退休還有 {years} 年，目前已有退休資產 {ntd(have)}，之後每月月底再投入 {ntd(contrib)}，退休前年報酬率 {pct(r1)}"
          f"（按月複利）。退休後預計生活 {ret_years} 年，資產改放在年報酬率 {pct(r2)}（按月複利）的保守配置，每月月底等額提領、"
-         f"期末剛好用完。請問退休後每月可提領多少錢？{ASK_NUM}")
+         f"期末剛好用完。請問退休後每月可提領多少錢？{ASK_MONEY}")
     return c.numeric(q, draw, ntd(draw, 2), {"years": years, "have": have, "contrib": contrib, "r1": r1,
                                              "ret_years": ret_years, "r2": r2})
 

@@ -263,8 +263,8 @@ def comp_inter1(rng: random.Random) -> Problem:
     fine = pick_money(rng, 5_000_000, 100_000_000, 100_000)
     cost = pick_money(rng, 500_000, 20_000_000, 10_000)
     q = (f"{co}公司評估內部控制缺失：若不改善，一年內遭主管機關裁罰的機率為 {pct(prob0, 0)}，預估罰鍰 {ntd(fine)}；"
-         f"投入 {ntd(cost)} 改善後，機率可降至 {pct(prob1, 0)}。請計算改善方案的年度淨效益（預期罰鍰減少數 − 改善成本，"
-         f"負數表示不划算）。{ASK_MONEY}")
+         f"投入 {ntd(cost)} 改善後，機率可降至 {pct(prob1, 0)}。請計算改善方案的年度淨效益（預期罰鍰減少數 − 改善成本；"
+         f"若為負數，表示改善不符成本效益）。{ASK_MONEY}")
     c = Chain()
     e0 = c.add("改善前預期罰鍰", prob0 * fine, f"{pct(prob0, 0)} × {ntd(fine)}", ntd)
     e1 = c.add("改善後預期罰鍰", prob1 * fine, f"{pct(prob1, 0)} × {ntd(fine)}", ntd)
@@ -436,7 +436,7 @@ def sec_basic1(rng: random.Random) -> Problem:
     q = (f"{bank}評估網路銀行系統遭勒索軟體攻擊的風險：資產價值 {ntd(av)}，單次事件的暴露係數為 {pct(ef, 0)}，"
          f"年發生率估計為 {num(aro, 2)} 次。請計算年度預期損失。{ASK_MONEY}")
     c = Chain()
-    sle = c.add("單次損失預期值", av * ef, f"{ntd(av)} × {pct(ef, 0)}", ntd)
+    sle = c.add("單一損失預期值（SLE）", av * ef, f"{ntd(av)} × {pct(ef, 0)}", ntd)
     ale = c.add("年度預期損失", sle * aro, f"{ntd(sle)} × {num(aro, 2)}", ntd)
     return c.numeric(q, ale, ntd(ale), params={"av": av, "ef": ef, "aro": aro})
 
@@ -462,8 +462,8 @@ def sec_inter1(rng: random.Random) -> Problem:
     aro0 = pick_decimal(rng, 0.2, 3, 2)
     aro1 = pick_decimal(rng, 0.01, aro0 * 0.6, 2)
     cost = pick_money(rng, 100_000, int(sle * aro0), 10_000)
-    q = (f"{co}公司的客戶資料外洩事件單次損失預期值為 {ntd(sle)}，年發生率 {num(aro0, 2)} 次。導入資料外洩防護系統後，"
-         f"年發生率可降至 {num(aro1, 2)} 次，系統年成本 {ntd(cost)}。請計算導入後的年度淨效益（負數表示不划算）。{ASK_MONEY}")
+    q = (f"{co}公司的客戶資料外洩事件單一損失預期值（SLE）為 {ntd(sle)}，年發生率 {num(aro0, 2)} 次。導入資料外洩防護系統後，"
+         f"年發生率可降至 {num(aro1, 2)} 次，系統年成本 {ntd(cost)}。請計算導入後的年度淨效益（若為負數，表示導入不符成本效益）。{ASK_MONEY}")
     c = Chain()
     a0 = c.add("導入前年度預期損失", sle * aro0, f"{ntd(sle)} × {num(aro0, 2)}", ntd)
     a1 = c.add("導入後年度預期損失", sle * aro1, f"{ntd(sle)} × {num(aro1, 2)}", ntd)
@@ -505,7 +505,7 @@ def sec_adv1(rng: random.Random) -> Problem:
          f"{num(aro, 2)} 次；系統可使年發生率降低 {pct(cut, 0)}，每年總成本 {ntd(cost)}。請計算資安投資報酬率"
          f"（（預期損失減少數 − 年成本）÷ 年成本）。{ASK_PCT}")
     c = Chain()
-    sle = c.add("單次損失預期值", av * ef, f"{ntd(av)} × {pct(ef, 0)}", ntd)
+    sle = c.add("單一損失預期值（SLE）", av * ef, f"{ntd(av)} × {pct(ef, 0)}", ntd)
     ale0 = c.add("導入前年度預期損失", sle * aro, f"{ntd(sle)} × {num(aro, 2)}", ntd)
     aro1 = c.add("導入後年發生率", aro * (1 - cut), f"{num(aro, 2)} × （1 − {pct(cut, 0)}）", lambda v: f"{fmt_value(v)} 次")
     ale1 = c.add("導入後年度預期損失", sle * aro1, f"{ntd(sle)} × {fmt_value(aro1)}", ntd)

@@ -19,6 +19,7 @@ from finchain_tw_templates.common import (
     ntd,
     num,
     pct,
+    pct_exact,
     pick_bank,
     pick_company,
     pick_decimal,
@@ -77,7 +78,7 @@ def regulatory_compliance_basic1(rng: random.Random) -> Problem:
     t2 = pick_money(rng, round(t1 * 0.1), round(t1 * 0.35), 100_000_000)
     rwa = pick_money(rng, round((t1 + t2) * 5), round((t1 + t2) * 9), 1_000_000_000)
     c = Chain()
-    cap = c.add("合格資本", t1 + t2, f"{ntd(t1)} + {ntd(t2)}", ntd)
+    cap = c.add("合格自有資本", t1 + t2, f"{ntd(t1)} + {ntd(t2)}", ntd)
     car = c.add("資本適足率", cap / rwa, f"{ntd(cap)} ÷ {ntd(rwa)}", pct)
     q = (f"{bank}的第一類資本為 {ntd(t1)}，第二類資本為 {ntd(t2)}，風險性資產總額為 {ntd(rwa)}。"
          f"請問{bank}的資本適足率是多少？{ASK_PCT}")
@@ -122,7 +123,7 @@ def regulatory_compliance_inter1(rng: random.Random) -> Problem:
     ans = "是" if gap >= 0 else "否"
     c.note(f"資本適足率{'不低於' if gap >= 0 else '低於'} {pct(minimum)}，是否符合", ans)
     items = join_items([f"{k} {ntd(e)}（風險權數 {pct(w, 0)}）" for e, (k, w) in zip(exps, kinds)])
-    q = (f"{bank}的曝險包括{items}，合格資本為 {ntd(cap)}。假設法定最低資本適足率為 {pct(minimum)}，"
+    q = (f"{bank}的曝險包括{items}，合格自有資本為 {ntd(cap)}。假設法定最低資本適足率為 {pct(minimum)}，"
          f"請問{bank}的資本適足率是否符合要求？（請回答是或否）")
     return c.categorical(q, ans, {"exps": exps, "weights": [w for _, w in kinds], "cap": cap, "minimum": minimum})
 
@@ -140,7 +141,7 @@ def regulatory_compliance_inter2(rng: random.Random) -> Problem:
     need = c.add("達標所需資本", r * target, f"{ntd(r)} × {pct(target, 1)}", ntd)
     short = c.add("資本缺口", need - cap, f"{ntd(need)} − {ntd(cap)}", ntd)
     items = join_items([f"{k} {ntd(e)}（風險權數 {pct(w, 0)}）" for e, (k, w) in zip(exps, kinds)])
-    q = (f"{bank}的曝險包括{items}，目前合格資本 {ntd(cap)}。董事會訂定的內部資本適足率目標為 {pct(target, 1)}，"
+    q = (f"{bank}的曝險包括{items}，目前合格自有資本 {ntd(cap)}。董事會訂定的內部資本適足率目標為 {pct(target, 1)}，"
          f"請問還需要增加多少資本才能達標？")
     return c.numeric(q, short, ntd(short), {"exps": exps, "weights": [w for _, w in kinds], "cap": cap, "target": target})
 
@@ -262,10 +263,10 @@ def risk_appetite_adv1(rng: random.Random) -> Problem:
     c = Chain()
     ul = c.add("非預期盈餘變動", z * sd, f"{z:.3f} × {ntd(sd)}", ntd)
     worst = c.add("最差情境淨損失", ul - earn, f"{ntd(ul)} − {ntd(earn)}", ntd)
-    post = c.add("壓力後合格資本", cap - worst, f"{ntd(cap)} − {ntd(worst)}", ntd)
+    post = c.add("壓力後合格自有資本", cap - worst, f"{ntd(cap)} − {ntd(worst)}", ntd)
     car = c.add("壓力後資本適足率", post / rwa, f"{ntd(post)} ÷ {ntd(rwa)}", pct)
     buf = c.add("壓力後資本適足率減最低要求", car - minimum, f"{pct(car)} − {pct(minimum)}", pct)
-    q = (f"{bank}合格資本 {ntd(cap)}、風險性資產 {ntd(rwa)}。明年稅後盈餘預期為 {ntd(earn)}，標準差 {ntd(sd)}，假設呈常態分配。"
+    q = (f"{bank}合格自有資本 {ntd(cap)}、風險性資產 {ntd(rwa)}。明年稅後盈餘預期為 {ntd(earn)}，標準差 {ntd(sd)}，假設呈常態分配。"
          f"風險胃納以 {level(cl)} 信賴水準的最差盈餘情境衡量（單尾 z 值以 {z:.3f} 計；盈餘為負即為損失，直接減少資本，"
          f"風險性資產不變）。"
          f"假設法定最低資本適足率 {pct(minimum)}，請問最差情境下資本適足率高於最低要求多少？{ask(2, '百分比', '不足時為負值')}")
@@ -522,7 +523,7 @@ def sensitivity_analysis_inter1(rng: random.Random) -> Problem:
     ebit = c.add("營業利益", cm - fixed, f"{ntd(cm)} − {ntd(fixed)}", ntd)
     dol = c.add("營運槓桿度", cm / ebit, f"{ntd(cm)} ÷ {ntd(ebit)}")
     d = c.add("營業利益變動率", dol * chg, f"{fmt_value(dol)} × {par(pct(chg, 0))}", pct)
-    q = (f"{co}營業收入 {ntd(sales)}，變動成本率 {pct(v, 0)}，固定成本 {ntd(fixed)}。若明年營業收入變動 {pct(chg, 0)}（負數為減少），"
+    q = (f"{co}營業收入 {ntd(sales)}，變動成本率 {pct(v, 0)}，固定成本 {ntd(fixed)}。若明年營業收入{'增加' if chg > 0 else '減少'} {pct(abs(chg), 0)}，"
          f"請用營運槓桿度估計營業利益的變動率是多少？{ASK_PCT}")
     return c.numeric(q, d, pct(d), {"sales": sales, "v": v, "fixed": fixed, "chg": chg})
 
@@ -663,8 +664,8 @@ def stress_testing_adv1(rng: random.Random) -> Problem:
                          round((eq * se + bond * dur * dy + fx * sf) * 4), 1_000_000_000)
     c = Chain()
     l1 = c.add("股票部位損失", eq * se, f"{ntd(eq)} × {pct(se, 0)}", ntd)
-    bp = c.add("債券價格變動率", -dur * dy + 0.5 * conv * dy ** 2, f"−{dur} × {pct(dy, 1)} + 0.5 × {num(conv, 0)} × ({pct(dy, 1)})²", pct)
-    l2 = c.add("債券部位損失", -bond * bp, f"{ntd(bond)} × {pct(-bp)}", ntd)
+    bp = c.add("債券價格變動率", -dur * dy + 0.5 * conv * dy ** 2, f"−{dur} × {pct(dy, 1)} + 0.5 × {num(conv, 0)} × ({pct(dy, 1)})²", pct_exact)
+    l2 = c.add("債券部位損失", -bond * bp, f"{ntd(bond)} × {pct_exact(-bp)}", ntd)
     l3 = c.add("外幣部位匯兌損失", fx * sf, f"{ntd(fx)} × {pct(sf, 1)}", ntd)
     total = c.add("壓力情境總損失", l1 + l2 + l3, f"{ntd(l1)} + {ntd(l2)} + {ntd(l3)}", ntd)
     left = c.add("壓力後淨值占原淨值比率", (capital - total) / capital, f"({ntd(capital)} − {ntd(total)}) ÷ {ntd(capital)}", pct)
@@ -700,7 +701,7 @@ def var_basic2(rng: random.Random) -> Problem:
     t = rng.choice([5, 10, 20])
     c = Chain()
     root = c.add("持有天數平方根", math.sqrt(t), f"√{t}", lambda x: num(x, 4))
-    var_t = c.add(f"{t} 日風險值", var1 * root, f"{ntd(var1)} × {num(root, 4)}", ntd)
+    var_t = c.add(f"{t} 日風險值", var1 * root, f"{ntd(var1)} × √{t}", ntd)
     q = (f"{bank}交易部位的 99% 一日風險值為 {ntd(var1)}。假設每日報酬獨立且同分配，以平方根法則換算，"
          f"請問 {t} 日風險值是多少？{ASK_MONEY_INT}")
     return c.numeric(q, var_t, ntd(var_t, 0), {"var1": var1, "t": t})

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from finchain_tw_templates.common import (
+    ASK_MONEY,
     ASK_MONEY_INT,
     ASK_NUM,
     ASK_PCT,
@@ -111,7 +112,7 @@ def carbon_credits_inter2(rng: random.Random) -> Problem:
     abate = c.add("自行減量的總成本", fixed + x * unit, f"{ntd(fixed)} + {num(x)} × {ntd(unit)}", ntd)
     buy = c.add("購買碳權的總成本", x * price, f"{num(x)} × {ntd(price)}", ntd)
     save = c.add("自行減量可節省的金額", buy - abate, f"{ntd(buy)} − {ntd(abate)}", ntd)
-    q = (f"{co}今年需要抵換 {num(x)} {T}的排放。方案一是汰換鍋爐自行減量：設備費用 {ntd(fixed)}，另每減 1 公噸需運轉成本 {ntd(unit)}；"
+    q = (f"{co}今年需要抵換 {num(x)} {T}的排放。方案一是汰換鍋爐自行減量：設備費用 {ntd(fixed)}，每減量 1 公噸另需運轉成本 {ntd(unit)}；"
          f"方案二是直接購買碳權，每公噸 {ntd(price)}。只考慮今年，請問自行減量比購買碳權節省多少錢？（自行減量較貴時為負值）")
     return c.numeric(q, save, ntd(save), {"x": x, "fixed": fixed, "unit": unit, "price": price})
 
@@ -281,7 +282,7 @@ def green_bonds_inter1(rng: random.Random) -> Problem:
     pv_f = c.add("本金現值", face / (1 + y) ** n, f"{ntd(face)} ÷ (1 + {pct(y)})^{n}", ntd)
     price = c.add("債券價格", pv_c + pv_f, f"{ntd(pv_c)} + {ntd(pv_f)}", ntd)
     q = (f"{co}發行的 {n} 年期綠色債券每張面額 {ntd(face)}，票面利率 {pct(cr, 3)}，每年付息一次。若市場殖利率為 {pct(y)}，"
-         f"請問每張債券的價格是多少？{ASK_NUM}")
+         f"請問每張債券的價格是多少？{ASK_MONEY}")
     return c.numeric(q, price, ntd(price, 2), {"face": face, "cr": cr, "y": y, "n": n})
 
 
@@ -338,10 +339,10 @@ def social_impact_investing_basic1(rng: random.Random) -> Problem:
     n = pick_money(rng, 100, 5_000, 10)
     s = pick_rate(rng, 30, 90, 1)
     c = Chain()
-    ok = c.add("成功就業人數", n * s, f"{num(n)} × {pct(s, 0)}", lambda x: num(x, 2) + " 人")
-    cost = c.add("每位成功就業者的成本", inv / ok, f"{ntd(inv)} ÷ {num(ok, 2)}", ntd)
+    ok = c.add("成功就業人數", n * s, f"{num(n)} × {pct(s, 0)}", lambda x: fmt_value(x) + " 人")
+    cost = c.add("每位成功就業者的成本", inv / ok, f"{ntd(inv)} ÷ {fmt_value(ok)}", ntd)
     q = (f"影響力投資人投入 {ntd(inv)} 支持{org}的職業訓練計畫，共有 {num(n)} 位弱勢青年參加，其中 {pct(s, 0)} 成功就業。"
-         f"請問每位成功就業者平均花費多少？{ASK_NUM}")
+         f"請問每位成功就業者平均花費多少？{ASK_MONEY}")
     return c.numeric(q, cost, ntd(cost, 2), {"inv": inv, "n": n, "s": s})
 
 
