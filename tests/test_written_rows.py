@@ -146,3 +146,19 @@ def test_a_dash_code_the_overlay_keeps_raw_may_be_said_as_nothing():
     assert written_row_issues(en_text, row, zh, header=hdr, en_row=raw) == []
     dropped = said.replace("1–3 年 0.7，", "")
     assert "numeral_missing" in {f.code for f in written_row_issues(en_text, row, dropped, header=hdr, en_row=raw)}
+
+
+def test_a_calendar_year_end_may_be_said_as_the_year_or_its_quarter_and_a_month_name_as_its_number():
+    """r38b/r38d: "year ended december 31 2014 1st qtr" is 「2014 年第 1 季」 and "for the years ended december 31"
+    is 「2014 年度」 — the 31 need not be written; 「12 月 31 日」 for "december 31" is no extra figure. Another
+    day (「september 30」) still has to be said, and a month the English does not name is still extra."""
+    en = "the net earnings of year ended december 31 2014 1st qtr is 90 ; the net earnings of year ended december 31 2014 2nd qtr is 100 ;"
+    row, header = ["淨利", "90", "100"], ["（百萬美元）", "2014 年度第 1 季", "2014 年度第 2 季"]
+    assert written_row_issues(en, row, "淨利：2014 年第 1 季 90、第 2 季 100（百萬美元）。", header=header) == []
+    assert written_row_issues(en, row, "淨利：截至 2014 年 12 月 31 日止年度第 1 季 90、第 2 季 100。", header=header) == []
+    other_day = en.replace("december 31", "september 30")
+    assert ("numeral_missing", "30") in {(f.code, f.found) for f in
+                                         written_row_issues(other_day, row, "淨利：2014 年第 1 季 90、第 2 季 100。", header=header)}
+    no_month = "the net earnings of 2014 is 90 ;"
+    assert ("row_figure_extra", "12") in {(f.code, f.found) for f in
+                                          written_row_issues(no_month, ["淨利", "90"], "淨利：2014 年 12 月 90。", header=["", "2014"])}

@@ -969,6 +969,10 @@ def _row_figure(cell: str) -> str | None:
     return _norm_numeral(m.group()) if m else None
 
 
+_CALENDAR_END_RE = re.compile(r"\bdecember\s+31\b", re.IGNORECASE)
+_CALENDAR_PERIOD_RE = re.compile(r"(?:19|20)\d\d ?年(?:度|第 ?[1-4] ?季)")
+
+
 def written_row_issues(en: str, row: list[str], zh: str, *, header: list[str] = (),
                        en_row: list[str] = ()) -> list[Finding]:
     """A hand-written sentence for one table row (overlay `evidence.table_N`) against FinQA's English sentence
@@ -1002,6 +1006,8 @@ def written_row_issues(en: str, row: list[str], zh: str, *, header: list[str] = 
     have = _zh_numerals(zh)
     years = {_norm_numeral(m.group(1)) for m in _TWO_DIGIT_YEAR_RE.finditer(en)
              if _full_year(m.group(1)) in have}  # 12/31/09 said as 「2009 年」 in a row that gave the date once
+    if _CALENDAR_END_RE.search(en) and _CALENDAR_PERIOD_RE.search(zh):
+        years.add("31")  # "year ended december 31 2014 1st qtr" said 「2014 年第 1 季」 / 「2014 年度」: the calendar year
     findings = []
     for f in check_translation(en, zh):
         if f.code == "numeral_missing" and (have[f.found] > 0 or f.found in markers | dash_codes | years):
@@ -1015,6 +1021,8 @@ def written_row_issues(en: str, row: list[str], zh: str, *, header: list[str] = 
                 findings.append(Finding("numeral_missing", f"譯文缺少原文數字「{num}」（該列 {count} 欄皆為此值，"
                                         f"句中只寫 {have[num]} 次；或以「皆為」等字說明）", zh[:60], found=num))
     allowed = set(en_numerals(en))
+    lowered = " ".join([en, *en_row]).lower()
+    allowed |= {str(k) for k, month in enumerate(_MONTHS, 1) if re.search(rf"\b{month}\b", lowered)}  # december → 「12 月」
     for cell in [en, *header, *row, *en_row]:
         allowed |= set(_zh_numerals(cell)) | {_full_year(m.group(1)) for m in _TWO_DIGIT_YEAR_RE.finditer(cell)}
     for num in sorted(set(have) - allowed):
