@@ -80,7 +80,7 @@ def _memoriser(originals: list[dict]):
 
 def _reasoner(records: list[dict]):
     """Reads the prompt it is shown: executes that prompt's program on that prompt's table (as a model that
-    computes would), wrong on a fixed 10% of prompts whatever they say."""
+    computes would), wrong on a fixed 10% of units (hashed record id and turn) whatever the prompts say."""
     table = {}
     for r in records:
         if r.get("turns"):
@@ -93,7 +93,8 @@ def _reasoner(records: list[dict]):
         users = _users(body)
         unit, rec = table[(users[0], len(users) - 1)]
         result = execute(unit["program"], rec["original_en"]["table"])
-        if zlib.crc32("\n".join(users).encode()) % 10 == 0:
+        # hashed on the record and turn, not the prompt's text: an edit of the data must not move the 10%
+        if zlib.crc32(f"{rec['id']}:{len(users) - 1}".encode()) % 10 == 0:
             return "答案：-123456.789"
         if isinstance(result, str):
             return "答案：" + ("是" if result == "yes" else "否")

@@ -162,3 +162,18 @@ def test_a_calendar_year_end_may_be_said_as_the_year_or_its_quarter_and_a_month_
     no_month = "the net earnings of 2014 is 90 ;"
     assert ("row_figure_extra", "12") in {(f.code, f.found) for f in
                                           written_row_issues(no_month, ["淨利", "90"], "淨利：2014 年 12 月 90。", header=["", "2014"])}
+
+
+def test_a_header_row_that_is_data_need_not_be_said_in_another_rows_sentence():
+    """r39b/r39e: FinQA names each value of a headerless table by its first row's cells ("the 2009 of $ 4935 is
+    $ 5010"); those are the first row's figures, not this row's — the written row may leave them out, and still
+    may not drop or add a figure of its own."""
+    en = "the 2009 of $ 4935 is $ 5010 ;"
+    row, header = ["2009", "$ 5010"], ["2008", "$ 4935"]
+    assert written_row_issues(en, row, "2009 年到期之長期債務為 $ 5,010。", header=header) == []
+    assert "numeral_missing" in {f.code for f in written_row_issues(en, row, "2009 年到期之長期債務。", header=header)}
+    assert "row_figure_extra" in {f.code for f in written_row_issues(en, row, "2009 年為 $ 5,011。", header=header)}
+    # a real header (years, names) is still said: its numerals are the row's periods
+    named = written_row_issues("the debt of 2009 is $ 5010 ;", ["長期債務", "$ 5010"], "長期債務為 $ 5,010。",
+                               header=["", "2009"])
+    assert ("numeral_missing", "2009") in {(f.code, f.found) for f in named}

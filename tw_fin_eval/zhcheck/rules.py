@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tw_fin_eval.evidence_zh import change_pair_header, footnote_marks, range_dashes
+from tw_fin_eval.evidence_zh import change_pair_header, footnote_marks, header_is_data, range_dashes
 from tw_fin_eval.finding import Finding
 from tw_fin_eval.glossary import Glossary, load_glossary
 
@@ -1006,6 +1006,11 @@ def written_row_issues(en: str, row: list[str], zh: str, *, header: list[str] = 
     have = _zh_numerals(zh)
     years = {_norm_numeral(m.group(1)) for m in _TWO_DIGIT_YEAR_RE.finditer(en)
              if _full_year(m.group(1)) in have}  # 12/31/09 said as 「2009 年」 in a row that gave the date once
+    if header and header_is_data(header):
+        # a table whose first row is data (「2008 | $ 4,935」): FinQA's row sentence names each value by that row's
+        # cells ("the 2009 of $ 4935 is 5010"), which are another row's figures — the sentence need not say them
+        row_figures = set(_zh_numerals(" ".join(row)))
+        years |= {n for cell in header[1:] for n in _zh_numerals(cell) if n not in row_figures}
     if _CALENDAR_END_RE.search(en) and _CALENDAR_PERIOD_RE.search(zh):
         years.add("31")  # "year ended december 31 2014 1st qtr" said 「2014 年第 1 季」 / 「2014 年度」: the calendar year
     findings = []
