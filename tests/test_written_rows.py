@@ -168,7 +168,7 @@ def test_a_header_row_that_is_data_need_not_be_said_in_another_rows_sentence():
     """r39b/r39e: FinQA names each value of a headerless table by its first row's cells ("the 2009 of $ 4935 is
     $ 5010"); those are the first row's figures, not this row's — the written row may leave them out, and still
     may not drop or add a figure of its own."""
-    en = "the 2009 of $ 4935 is $ 5010 ;"
+    en = "2008 the 2009 of $ 4935 is $ 5010 ;"  # FinQA opens with the first row's label too
     row, header = ["2009", "$ 5010"], ["2008", "$ 4935"]
     assert written_row_issues(en, row, "2009 年到期之長期債務為 $ 5,010。", header=header) == []
     assert "numeral_missing" in {f.code for f in written_row_issues(en, row, "2009 年到期之長期債務。", header=header)}

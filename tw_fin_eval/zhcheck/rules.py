@@ -1010,7 +1010,7 @@ def written_row_issues(en: str, row: list[str], zh: str, *, header: list[str] = 
         # a table whose first row is data (「2008 | $ 4,935」): FinQA's row sentence names each value by that row's
         # cells ("the 2009 of $ 4935 is 5010"), which are another row's figures — the sentence need not say them
         row_figures = set(_zh_numerals(" ".join(row)))
-        years |= {n for cell in header[1:] for n in _zh_numerals(cell) if n not in row_figures}
+        years |= {n for cell in header for n in _zh_numerals(cell) if n not in row_figures}
     if _CALENDAR_END_RE.search(en) and _CALENDAR_PERIOD_RE.search(zh):
         years.add("31")  # "year ended december 31 2014 1st qtr" said 「2014 年第 1 季」 / 「2014 年度」: the calendar year
     findings = []
