@@ -233,6 +233,10 @@ def test_dash_code_pattern_counts_rendered_2014_values_only():
     # the periods of a 「分別為」 sentence are years, its values are not
     assert dash.count("營收於 2014、2013 及 2012 年分別為 $ 5、$ 4 及 $ 3。") == 0
     assert dash.count("營收於 2015 及 2014 年分別為 $ 5 及 $ 2014。") == 1
+    # a hand-written row may open its list of periods right after the label (「Masco 2013、2014 及 2015 年分別為」)
+    assert dash.count("Masco 2013、2014、2015 及 2016 年分別為 $ 1、$ 2、$ 3 及 $ 4。") == 0
+    assert dash.count("股數 2014、2013 及 2012 年分別為 322.4、326.5 及 328.4。") == 0
+    assert dash.count("現金流入為 2014、其他為 5。") == 1  # a dash code in a list of values is still one
 
 
 @pytest.mark.parametrize("text, flagged", [

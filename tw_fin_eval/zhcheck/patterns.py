@@ -151,8 +151,8 @@ PATTERNS: tuple[Pattern, ...] = (
     # FinQA's OCR code of a dash (2014 = —) read as a value: 「未攤銷折價為 $ 2014」 (kept where a gold uses it);
     # the years after 「於」 are periods (「營收於 2014、2013 及 2012 年分別為」)
     Pattern("dash code as a value (table evidence)",
-            _regex(r"(?:為 |(?<=[^\W\d_]) )(?<!於 )\(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?(?=[，。（；、]|$)"),
-            RENDERED),
+            _regex(r"(?:為 |(?<=[^\W\d_]) )(?<!於 )\(?\s*\$?\s*\(?\s*(?:2013|2014|2212)\s*\)?(?=[，。（；、]|$)(?!、(?:19|20)\d\d)"),
+            RENDERED),  # a year opening a list of years (「Masco 2013、2014、2015 年分別為」) is a period
     # issue 30 (a): a header cell's value read as part of a column name — 「最高 17.84 為 9.17」 — the mark of a
     # header row FinQA merged with the first data row (「標普 500」, 「S&P 500」 are names)
     Pattern("number inside a column name (table evidence)",
