@@ -86,7 +86,20 @@ def test_no_unit_note_when_the_table_states_one_or_the_page_does_not(table, pre)
 def test_the_except_clause_is_not_what_the_note_counts(sentence, kind, shares_excepted, caption):
     note = unit_note([["", "2008"], ["net income", "56616"]], [sentence])  # no "$" in the table: the note alone
     assert note is not None and (note.kind, note.except_shares) == (kind, shares_excepted)
-    assert table_unit_caption(SourceItem("finqa", "x", 1, fields={"unit_note": note})) == caption
+    table = [["", "2008"], ["net income", "56616"], ["net income per share", "1.20"], ["shares outstanding", "47180"]]
+    assert table_unit_caption(SourceItem("finqa", "x", 1, table=table, fields={"unit_note": note})) == caption
+
+
+def test_an_exception_for_rows_the_table_does_not_have_is_left_out():
+    """Review 3044 (finqa 0588): the page's 「except per share amounts」 covers every table on it; a table with no
+    per-share (or share-count) row does not repeat it — 「單位：百萬美元」, not 「單位：百萬美元，每股金額除外」."""
+    note = unit_note([["", "2008"], ["net income", "56616"]], ["( in thousands , except share and per share amounts ) :"])
+    amounts = [["", "2008"], ["net income", "56616"], ["total", "60000"]]
+    assert table_unit_caption(SourceItem("finqa", "x", 1, table=amounts, fields={"unit_note": note})) == "單位：千"
+    eps = amounts + [["diluted earnings per share", "1.20"]]
+    assert table_unit_caption(SourceItem("finqa", "x", 1, table=eps, fields={"unit_note": note})) == "單位：千，每股金額除外"
+    shares = amounts + [["weighted average shares", "47180"]]
+    assert table_unit_caption(SourceItem("finqa", "x", 1, table=shares, fields={"unit_note": note})) == "單位：千，股數除外"
 
 
 def test_a_table_of_dollar_amounts_gives_a_bare_note_its_currency():
@@ -101,7 +114,8 @@ def test_a_table_of_dollar_amounts_gives_a_bare_note_its_currency():
 
 
 def test_caption_in_zh_and_in_the_prompt():
-    item = SourceItem("finqa", "x", 1, fields={"unit_note": unit_note(TABLE, ["( dollars in thousands , except per share amounts ) :"])})
+    item = SourceItem("finqa", "x", 1, table=TABLE + [["net income per share", "1.20", "1.10"]],
+                      fields={"unit_note": unit_note(TABLE, ["( dollars in thousands , except per share amounts ) :"])})
     assert table_unit_caption(item) == "單位：千美元，每股金額除外"
     assert table_unit_caption(SourceItem("finqa", "y", 2, fields={"unit_note": None})) is None
     user = prompts.numeric_messages("問題？", TABLE, [], table_unit="單位：千")[1]["content"]

@@ -59,6 +59,10 @@ _SCALE_ZH = {3: "千", 6: "百萬", 9: "十億"}
 _KIND_ZH = {"dollars": "美元", "shares": "股", "": ""}
 
 
+_PER_SHARE_ROW_RE = re.compile(r"per (?:common |diluted |basic )?share|per-share|\beps\b|\bper unit\b", re.I)
+_SHARE_ROW_RE = re.compile(r"\bshares?\b|\bunits?\b", re.I)
+
+
 def table_unit_caption(item: SourceItem) -> str | None:
     """The table's unit in zh-TW when the page states it only outside the table (the sentence before it,
     `amount_scale.unit_note`): 「單位：千美元」, 「單位：百萬，每股金額除外」, 「單位：千，股數及每股金額除外」; None otherwise."""
@@ -66,7 +70,12 @@ def table_unit_caption(item: SourceItem) -> str | None:
     if note is None:
         return None
     caption = f"單位：{_SCALE_ZH[note.scale]}{_KIND_ZH[note.kind]}"
-    excepted = "及".join(what for what, on in (("股數", note.except_shares), ("每股金額", note.except_per_share)) if on)
+    # the page's note covers every table on it; an exception for a kind of row this table does not have is noise
+    cells = " ".join(c for row in item.table or [] for c in row[:1]) + " " + " ".join((item.table or [[]])[0])
+    has = {"股數": bool(_SHARE_ROW_RE.search(_PER_SHARE_ROW_RE.sub(" ", cells))),
+           "每股金額": bool(_PER_SHARE_ROW_RE.search(cells))}
+    excepted = "及".join(what for what, on in (("股數", note.except_shares), ("每股金額", note.except_per_share))
+                        if on and has[what])
     return caption + (f"，{excepted}除外" if excepted else "")
 
 
