@@ -20,7 +20,7 @@ def test_a_value_the_block_needs_is_a_number_and_the_empty_adjustment_a_dash():
     shown = display_table(BLOCK)
     assert shown[4][2] == "$ 2,014" and shown[3][2] == shown[3][3] == "—"
     text = render_row(BLOCK, 4)
-    assert "分別為 $ 2,098、$ 2,014 及" in text and "—" not in text
+    assert "分別為 2,098、2,014 及" in text and "—" not in text
     assert "2012 年無" in render_row(BLOCK, 3)
 
 

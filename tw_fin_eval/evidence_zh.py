@@ -906,6 +906,15 @@ def _group_figure(m: re.Match, cell: str, label: str, years_only: bool) -> str:
     return m.group(1) + (figure if year else f"{int(figure):,}")
 
 
+_UNIT_END_RE = re.compile(r"（(?:金額)?單位：[^（）]*美元[^（）]*）。$")
+
+
+def _currency_once(sentence: str) -> str:
+    """A sentence that ends with its unit in 美元 prints its amounts without 「$」 (「2004 年 61,592…（單位：千美元）」)."""
+    return re.sub(r"\$\s*(?=[-\d.(])", "", sentence) if _UNIT_END_RE.search(sentence) else sentence
+
+
+_DOLLAR_SIGN_RE = re.compile(r"^\$\s*(?=[-\d.(])")  # 「$ 2,045」, 「$ -799」: the sign before an amount
 _FISCAL_PERIOD_RE = re.compile(r"(?:19|20)\d\d 年 \d{1,2} 月(?: \d{1,2} 日)?止(?:會計)?年度")  # a label `_fold_lead` dated
 _YEAR_OVER_QUARTER_RE = re.compile(r"(?:19|20)\d\d ?(?:會計)?年度?")
 
@@ -918,9 +927,9 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
     keep = keep | _ALL_CODES  # the dashes are 「—」 now: a dash code left in the table is a number
     cells = table[row]
     if (merged := merged_header(table)) is not None:
-        return _render_merged(table, row, merged, keep)
+        return _currency_once(_render_merged(table, row, merged, keep))
     if row > 0 and (unlabelled := _render_unlabelled(table, row, keep)) is not None:
-        return unlabelled
+        return _currency_once(unlabelled)
     if row == 0 and len(cells) > 1 and not (len(table) > 1 and header_is_data(cells)):
         # the header row itself (a table of one row): each cell once; a first row of data is a row like the others
         return _render_name_value_row(cells, keep)
@@ -973,6 +982,8 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
         if not value:
             continue
         own = row_unit(unit, row_label, [value]) if unit and not units_shared else ""
+        if "美元" in (own or shared_unit):
+            value = _DOLLAR_SIGN_RE.sub("", value)  # 「2,045（單位：百萬美元）」: the unit says the currency once
         parts.append((name, value + (_unit_suffix(own) if own else "")))
     named = [p for p in parts if p[0]]
     if len(parts) == 1 and parts[0][0] and label and (_time_like(parts[0][0]) or _time_like(label)
