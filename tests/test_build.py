@@ -60,7 +60,7 @@ def test_build_merges_overlay_into_records(tmp_path, sources_root):
     assert first["context"]["table"][4] == ["Waterford 3 號機組蒸汽產生器更換準備", "-32"]
     assert [row[0] for row in first["context"]["table"]] == [row[0] for row in ETR_TABLE]
     # table evidence is rendered from that table, in the English evidence's order
-    assert first["context"]["evidence"] == ["2014 年淨營收為 $ 5,735（單位：百萬美元）。", "2015 年淨營收為 $ 5,829（單位：百萬美元）。"]
+    assert first["context"]["evidence"] == ["2014 年淨營收為 5,735（單位：百萬美元）。", "2015 年淨營收為 5,829（單位：百萬美元）。"]
     assert [e["key"] for e in first["original_en"]["evidence"]] == ["table_1", "table_8"]
     assert first["messages"][-1]["content"].endswith("問題：" + ETR["question"])
     assert "| 2014 年淨營收 | $ 5,735 |" in first["messages"][-1]["content"]

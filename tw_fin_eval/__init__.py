@@ -8,4 +8,4 @@ generations JSONL → scorer / `evaluate` metrics → per-item results + summary
 # One release number: the README title, the dataset card and `tw-fin-eval --version` all show __version__;
 # DATA_VERSION (records' meta.version, the card's changelog) is stated beside it, never instead of it.
 __version__ = "0.2.0"
-DATA_VERSION = "0.5"
+DATA_VERSION = "0.6"

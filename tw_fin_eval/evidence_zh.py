@@ -5,7 +5,8 @@ Taiwan analyst writes a table row: the row label as the subject, then its values
 table's order, each column's shared lead said once (「依期間劃分之應付款項 1 年以內 $ 38,480、1–3 年
 $ 109,436」), a row over two to four period columns with its periods once and 「分別為」 (「年底餘額於 2010、
 2009 及 2008 年分別為 $ 50.9、$ 55.2 及 $ 65.7」); years as 「2015 年」, a calendar fiscal year as 「2015 年度」, a change column as 「2009 年較
-2008 年減少 6%」; the unit (from the top-left header cell or a column header's bracket) once at the end, no
+2008 年減少 6%」; the unit (from the top-left header cell or a column header's bracket) once at the end (a unit
+in 美元 takes the amounts' 「$」 away: the currency is said once), no
 nested brackets, FinQA's duplicated numbers (「27% ( 27 % )」, 「-32 ( 32 )」) and OCR debris (「% ( % )」)
 written once or not at all. The sentence is read from the *translated* table as `display_table` prints
 it (thousands separators, a dash code as 「—」), so it always agrees with the record's table; every figure of
@@ -13,11 +14,11 @@ the row's cells is kept.
 
 >>> table = [["（百萬美元）", "金額"], ["2015 年淨營收", "$ 5829"]]
 >>> render_row(table, 1)
-'2015 年淨營收為 $ 5,829（單位：百萬美元）。'
+'2015 年淨營收為 5,829（單位：百萬美元）。'
 >>> render_row([["", "2013", "2014"], ["預期波動率", "27% ( 27 % )", "-3 ( 3 )"]], 1)
 '預期波動率於 2013 及 2014 年分別為 27% 及 -3。'
 >>> render_row([["", "金額（百萬）"], ["2014 年淨營收", "$ 5735"]], 1)
-'2014 年淨營收為 $ 5,735（單位：百萬美元）。'
+'2014 年淨營收為 5,735（單位：百萬美元）。'
 >>> render_row([["計畫類別", "剩餘數量（不含 ( a ) 欄）"], ["合計", "5156223"]], 1)
 '合計：剩餘數量（不含 a 欄）為 5,156,223。'
 """
