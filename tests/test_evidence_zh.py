@@ -691,3 +691,21 @@ def test_a_bare_date_row_is_the_balance_and_date_cells_read_the_taiwan_way():
     assert "到期日為 2005 年 8 月" in text and "2010 年 11 月 23 日" in text and "/" not in text, text
     mw = [["", "2002", "2001"], ["12 月 31 日運轉中之淨 MW", "3955", "3445"]]
     assert "淨 MW 分別為 3,955 及 3,445" in render_row(mw, 1)
+
+
+def test_a_span_of_years_whose_dash_was_read_as_a_year_prints_as_a_span():
+    """Review 3051: 「2016 2014 2020」, 「年度 2012 2013 2016」 in a label cell are FinQA's OCR of 2016–2020; the table
+    and its sentence print the span, the data checker accepts it, and years that do not ascend stay as they are."""
+    from tw_fin_eval.evidence_zh import display_table
+    from tw_fin_eval.zhcheck.rules import table_issues
+
+    table = [["", "退休金", "其他"], ["2015", "900", "100"], ["2016 2014 2020", "4959", "989"]]
+    shown = display_table(table)
+    assert shown[2][0] == "2016–2020" and shown[2][1] == "4,959"
+    assert render_row(table, 2).startswith("2016 年至 2020 年")
+    en = [["", "pension", "other"], ["2015", "900", "100"], ["2016 2014 2020", "4959", "989"]]
+    assert table_issues(en, shown, displayed=True) == []
+    assert [f.code for f in table_issues(en, [*shown[:2], ["2016–2021", "4,959", "989"]], displayed=True)] == ["table_cell"]
+    words = display_table([["", "金額"], ["年度 2012 2013 2016", "9530"]])
+    assert words[1][0] == "年度 2012–2016"
+    assert display_table([["", "金額"], ["2018 2014 2016", "5"]])[1][0] == "2018 2014 2016"

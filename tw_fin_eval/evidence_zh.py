@@ -849,6 +849,20 @@ def _footnote_columns(table: list[list[str]]) -> list[list[str]]:
     return out
 
 
+_YEAR_RANGE_CODE_RE = re.compile(r"(?<![\d.,])((?:19|20)\d\d)\s+(?:2013|2014)\s+((?:19|20)\d\d)(?![\d.,])")
+
+
+def year_range_label(cell: str) -> str:
+    """A label or header naming a span of years whose dash FinQA's OCR read as 2013/2014 (「2016 2014 2020」,
+    「年度 2012 2013 2016」) prints the span: 「2016–2020」 — only when the years ascend around the code.
+
+    >>> year_range_label("2016 2014 2020"), year_range_label("年度 2012 2013 2016"), year_range_label("2018 2014 2016")
+    ('2016–2020', '年度 2012–2016', '2018 2014 2016')
+    """
+    return _YEAR_RANGE_CODE_RE.sub(lambda m: f"{m.group(1)}–{m.group(2)}" if int(m.group(1)) < int(m.group(2))
+                                   else m.group(0), cell)
+
+
 def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
                   keep_rows: frozenset[int] | None = None, stated: frozenset[float] = frozenset()) -> list[list[str]]:
     """The translated table as a Taiwan table prints it (the record's table; the evidence sentences are read
@@ -876,11 +890,11 @@ def display_table(table: list[list[str]], keep: frozenset[float] = frozenset(),
         return _ALL_CODES if (r, k) in numbers else keep if keep_rows is None or r in keep_rows else frozenset()
 
     notes = {c for c in range(1, max(len(r) for r in table)) if _note_column(table, c, first)}
-    out = [[footnote_marks(_dedupe(c), figures=True) for c in row] for row in table[:first]]
+    out = [[year_range_label(footnote_marks(_dedupe(c), figures=True)) for c in row] for row in table[:first]]
     for row in out:  # the header's change columns named (a cell to the right reads the one to its left as printed)
         for k in range(lead, len(row)):
             row[k] = _header_cell(row[k], row[k - 1] if k else "")
-    out += [[footnote_marks(_dedupe(c), figures=True) if k < lead else _note(c) if k in notes else
+    out += [[year_range_label(footnote_marks(_dedupe(c), figures=True)) if k < lead else _note(c) if k in notes else
              footnote_marks(_value(c, kept(r, k)), figures=True)
              if c.strip() else c for k, c in enumerate(row)]
             for r, row in enumerate(table[first:], first)]

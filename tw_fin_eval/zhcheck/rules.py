@@ -28,7 +28,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tw_fin_eval.evidence_zh import change_pair_header, footnote_marks, header_is_data, range_dashes
+from tw_fin_eval.evidence_zh import (
+    change_pair_header,
+    footnote_marks,
+    header_is_data,
+    range_dashes,
+    year_range_label,
+)
 from tw_fin_eval.finding import Finding
 from tw_fin_eval.glossary import Glossary, load_glossary
 
@@ -868,7 +874,7 @@ def displayed_as(en_cell: str, zh_cell: str) -> bool:
     >>> displayed_as("18322320 ( 1 )", "18,322,320（註 1）"), displayed_as("-10 ( 10 )", "（註 10）"), displayed_as("-10 ( 10 )", "（註 1）")
     (True, True, False)
     """
-    if en_cell == zh_cell:
+    if en_cell == zh_cell or year_range_label(en_cell) == zh_cell:  # 「2016 2014 2020」 printed 「2016–2020」
         return True
     if zh_cell.strip() == "—":
         return _DASH_CODE_CELL_RE.fullmatch(en_cell.strip()) is not None
@@ -929,6 +935,8 @@ def table_issues(en_table: list[list[str]], zh_table: list[list[str]], *, displa
                                             f"第 {r} 列第 {c} 欄沒有英文字母，必須與原文相同：「{en_cell}」",
                                             zh_cell[:60], found=zh_cell, fix=en_cell))
                 continue
+            if displayed:  # 「years 2012 2013 2016」 printed 「年度 2012–2016」: the code is the span's dash
+                en_cell = year_range_label(en_cell)
             if displayed and zh_cell.rstrip().endswith("—"):  # 「…負債 2014」 printed 「…負債 —」: no numeral lost
                 en_cell = re.sub(r"\s(?:2013|2014|2212)\s*$", " —", en_cell)
             for f in check_translation(en_cell, zh_cell, in_table=True):
