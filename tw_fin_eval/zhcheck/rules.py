@@ -1012,19 +1012,19 @@ def written_row_issues(en: str, row: list[str], zh: str, *, header: list[str] = 
     dash_codes = {m.group(1) for en_cell, zh_cell in zip(en_row, row)
                   if zh_cell.strip().endswith("—") and (m := _DASH_CODE_CELL_RE.match(en_cell))}
     have = _zh_numerals(zh)
-    years = {_norm_numeral(m.group(1)) for m in _TWO_DIGIT_YEAR_RE.finditer(en)
+    excused = {_norm_numeral(m.group(1)) for m in _TWO_DIGIT_YEAR_RE.finditer(en)
              if _full_year(m.group(1)) in have}  # 12/31/09 said as 「2009 年」 in a row that gave the date once
     if header and header_is_data(header):
         # a table whose first row is data (「2008 | $ 4,935」): FinQA's row sentence names each value by that row's
         # cells ("the 2009 of $ 4935 is 5010"), which are another row's figures — the sentence need not say them
         row_figures = set(_zh_numerals(" ".join(row)))
-        years |= {n for cell in header for n in _zh_numerals(cell) if n not in row_figures}
+        excused |= {n for cell in header for n in _zh_numerals(cell) if n not in row_figures}
     if _CALENDAR_END_RE.search(en) and _CALENDAR_PERIOD_RE.search(zh):
-        years.add("31")  # "year ended december 31 2014 1st qtr" said 「2014 年第 1 季」 / 「2014 年度」: the calendar year
+        excused.add("31")  # "year ended december 31 2014 1st qtr" said 「2014 年第 1 季」 / 「2014 年度」: the calendar year
     findings = []
     for f in check_translation(en, zh):
-        if f.code == "numeral_missing" and (have[f.found] > 0 or f.found in markers | dash_codes | years):
-            continue  # said once for the row; a footnote marker; a dash printed 「—」; a two-digit year
+        if f.code == "numeral_missing" and (have[f.found] > 0 or f.found in markers | dash_codes | excused):
+            continue  # said once for the row; a footnote marker; a dash printed 「—」; an excused figure (above)
         findings.append(f)
     text = unicodedata.normalize("NFKC", zh)
     if not any(w in text for w in _ROW_COUNT_WORDS):
