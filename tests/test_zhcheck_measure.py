@@ -185,6 +185,20 @@ def test_a_gold_in_the_source_scale_under_prose_in_yi_needs_its_unit_asked():
                        en="the alll was $ .3 billion and $ .9 billion , respectively .")) == 1
 
 
+def test_a_rate_gold_is_asked_as_a_rate():
+    """Reviews 3047/3050/3055: 「增加了多少？」 over a growth-rate gold is counted; 「增加的百分比」 is not, nor is a plain
+    difference, nor a change over an index base of 100 (points and percent agree)."""
+    from tw_fin_eval.zhcheck.patterns import amount_asked_rate_gold as flagged
+
+    rate = "subtract(195237, 177947), divide(#0, 177947)"
+    assert flagged(_conv("", ("負債增加了多少？", rate, 0.0972, "0.09716"))) == 1
+    assert flagged(_conv("", ("負債增加的百分比是多少？", rate, 0.0972, "0.09716"))) == 0
+    assert flagged(_conv("", ("負債的成長率是多少？", rate, 0.0972, "0.09716"))) == 0
+    assert flagged(_conv("", ("負債增加了多少？", "subtract(195237, 177947)", 17290, "17290"))) == 0
+    assert flagged(_conv("", ("累積總報酬變動多少？", "subtract(204, 100), divide(#0, 100)", 1.04, "104%"))) == 0
+    assert flagged(_conv("", ("2018 年是多少？", "91.8", 91.8, "91.8"), ("那減少了多少？", rate, -0.1, "-0.1"))) == 1
+
+
 def test_built_data_keeps_billions_only_for_golds():
     """Issue 20 on the built data: no 「N 十億」/「N 百萬」 money amount in prose that a gold does not need
     (glossary §1.3 (b)); the 十億 that remain ≤ 40."""
@@ -196,7 +210,8 @@ def test_built_data_keeps_billions_only_for_golds():
     if not all((paths.DATA_DIR / name).is_file() for name in FILES.values()):
         pytest.skip("data/ not built (run `python -m tw_fin_eval build`)")
     counts = count_data(paths.DATA_DIR)
-    for row in ("N 十億 (prose, no gold needs it)", "N 百萬 (prose, no gold needs it)", "scaled gold, no unit asked (questions)"):
+    for row in ("N 十億 (prose, no gold needs it)", "N 百萬 (prose, no gold needs it)", "scaled gold, no unit asked (questions)",
+                "amount asked, rate gold (questions)"):
         assert {s: c[row] for s, c in counts.items()} == {s: (0, 0) for s in counts}, row
     assert sum(c["N 十億 (prose)"][0] for c in counts.values()) <= 40
 

@@ -343,8 +343,23 @@ def scaled_gold_unit_unasked(rec: dict) -> int:
     return count
 
 
+_AMOUNT_ASKED = re.compile(r"(?:增加|減少|成長|下降|上升|增長|變動|改變|提高|降低)了?多少")
+_RATE_WORDS = re.compile(r"百分比|百分之|比率|比例|率|倍|%")
+_RATE_PROGRAM = re.compile(r"subtract\(.*divide\(#\d+,\s*(?!(?:100|const_100)\))[^)\s][^)]*\)\s*$")
+
+
+def amount_asked_rate_gold(rec: dict) -> int:
+    """Reviews 3047/3050/3055 (finqa 0618, 0504, 0816): 「…增加了多少？」 asks an amount, the gold is the rate of
+    change (a difference divided by its base) — a reader answers 17,290 for 0.0972. Counted until the question
+    asks the rate (「增加的百分比」, 「變動百分比」); a change over a base of 100 (an index) is the same in points."""
+    return sum(1 for unit, _ in _gold_units(rec)
+               if _AMOUNT_ASKED.search(q := str(unit.get("question") or "")) and not _RATE_WORDS.search(q)
+               and _RATE_PROGRAM.search(str(unit.get("program") or "")))
+
+
 # record-level counts (not one regex over a field): name → counter
-RECORD_COUNTS: dict[str, Callable[[dict], int]] = {"scaled gold, no unit asked (questions)": scaled_gold_unit_unasked}
+RECORD_COUNTS: dict[str, Callable[[dict], int]] = {"scaled gold, no unit asked (questions)": scaled_gold_unit_unasked,
+                                                   "amount asked, rate gold (questions)": amount_asked_rate_gold}
 
 
 def _records(path: Path) -> Iterator[dict]:
