@@ -122,7 +122,7 @@ def _prose_date(value: str) -> str:
     """A date cell said in prose the Taiwan way: 「11/2004」 → 「2004 年 11 月」, 「11/23/2010」 → 「2010 年 11 月 23 日」."""
     if m := _MONTH_YEAR_RE.fullmatch(value.strip()):
         return f"{m.group(2)} 年 {int(m.group(1))} 月"
-    return _tw_date(value) if _US_DATE_RE.fullmatch(value.strip()) else value
+    return _tw_date(value)  # a value that is no US date comes back as it is
 
 
 def _full_year(year: str) -> str:
@@ -924,12 +924,12 @@ def _group_figure(m: re.Match, cell: str, label: str, years_only: bool) -> str:
 _UNIT_END_RE = re.compile(r"（(?:金額)?單位：[^（）]*美元[^（）]*）。$")
 
 
+_DOLLAR_SIGN_RE = re.compile(r"\$\s*(?=[-\d.(])")  # 「$ 2,045」, 「$ -799」: the sign before an amount
+
+
 def _currency_once(sentence: str) -> str:
     """A sentence that ends with its unit in 美元 prints its amounts without 「$」 (「2004 年 61,592…（單位：千美元）」)."""
-    return re.sub(r"\$\s*(?=[-\d.(])", "", sentence) if _UNIT_END_RE.search(sentence) else sentence
-
-
-_DOLLAR_SIGN_RE = re.compile(r"^\$\s*(?=[-\d.(])")  # 「$ 2,045」, 「$ -799」: the sign before an amount
+    return _DOLLAR_SIGN_RE.sub("", sentence) if _UNIT_END_RE.search(sentence) else sentence
 _FISCAL_PERIOD_RE = re.compile(r"(?:19|20)\d\d 年 \d{1,2} 月(?: \d{1,2} 日)?止(?:會計)?年度")  # a label `_fold_lead` dated
 _YEAR_OVER_QUARTER_RE = re.compile(r"(?:19|20)\d\d ?(?:會計)?年度?")
 
@@ -998,7 +998,8 @@ def render_row(table: list[list[str]], row: int, keep: frozenset[float] = frozen
             continue
         own = row_unit(unit, row_label, [value]) if unit and not units_shared else ""
         if "美元" in (own or shared_unit):
-            value = _DOLLAR_SIGN_RE.sub("", value)  # 「2,045（單位：百萬美元）」: the unit says the currency once
+            if sign := _DOLLAR_SIGN_RE.match(value):  # 「2,045（單位：百萬美元）」: the unit says the currency once
+                value = value[sign.end():]
         parts.append((name, value + (_unit_suffix(own) if own else "")))
     named = [p for p in parts if p[0]]
     if len(parts) == 1 and parts[0][0] and label and (_time_like(parts[0][0]) or _time_like(label)

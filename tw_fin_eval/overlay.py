@@ -186,10 +186,11 @@ def written_rows(item: SourceItem, data: dict[str, Any]) -> list[tuple[str, str,
     # the row as the record prints it: a dash code (「2014」 for —) the table reads as a dash is 「—」 there, so a
     # sentence may say 「無」 for it; a code the table reads as a number stays one (`dash_codes`)
     table = data.get("table") or []
-    shown = display_table(table)
+    shown: list[list[str]] | None = None  # displayed once, and only for an overlay that writes a row
     out = []
     for e in item.evidence:
         if e.is_table and e.key in data["evidence"] and e.row < len(table):
+            shown = shown if shown is not None else display_table(table)
             header = table[0] if e.row > 0 and table else []
             en_row = item.table[e.row] if item.table and e.row < len(item.table) else []
             out.append((f"evidence.{e.key}", e.text, shown[e.row], header, en_row, data["evidence"][e.key]))

@@ -344,7 +344,7 @@ def scaled_gold_unit_unasked(rec: dict) -> int:
 
 
 _AMOUNT_ASKED = re.compile(r"(?:增加|減少|成長|下降|上升|增長|變動|改變|提高|降低)了?多少")
-_RATE_WORDS = re.compile(r"百分比|百分之|比率|比例|率|倍|%")
+_RATE_WORDS = re.compile(_PERCENT_ASKED.pattern + r"|率|倍|%")  # a percent asked for, or a rate or a multiple
 _RATE_PROGRAM = re.compile(r"subtract\(.*divide\(#\d+,\s*(?!(?:100|const_100)\))[^)\s][^)]*\)\s*$")
 
 

@@ -874,7 +874,7 @@ def displayed_as(en_cell: str, zh_cell: str) -> bool:
     >>> displayed_as("18322320 ( 1 )", "18,322,320（註 1）"), displayed_as("-10 ( 10 )", "（註 10）"), displayed_as("-10 ( 10 )", "（註 1）")
     (True, True, False)
     """
-    if en_cell == zh_cell or year_range_label(en_cell) == zh_cell:  # 「2016 2014 2020」 printed 「2016–2020」
+    if en_cell == zh_cell:
         return True
     if zh_cell.strip() == "—":
         return _DASH_CODE_CELL_RE.fullmatch(en_cell.strip()) is not None
@@ -929,14 +929,15 @@ def table_issues(en_table: list[list[str]], zh_table: list[list[str]], *, displa
                 continue  # 「2008 20142007」 printed 「2008 年較 2007 年變動」: the years kept, the dash code named
             if r == 0 and _named_year_header(en_cell, zh_cell):
                 continue  # a bare 「2006」 over a group's last column named as its siblings: 「2006 年美國子公司」
+            # 「2016 2014 2020」, 「years 2012 2013 2016」 printed 「2016–2020」, 「年度 2012–2016」: the code is the span's dash
+            shown = year_range_label(en_cell) if displayed else en_cell
             if not _LATIN_RE.search(en_cell):
-                if en_cell != zh_cell and not (displayed and displayed_as(en_cell, zh_cell)):
+                if shown != zh_cell and not (displayed and displayed_as(en_cell, zh_cell)):
                     findings.append(Finding("table_cell",
                                             f"第 {r} 列第 {c} 欄沒有英文字母，必須與原文相同：「{en_cell}」",
                                             zh_cell[:60], found=zh_cell, fix=en_cell))
                 continue
-            if displayed:  # 「years 2012 2013 2016」 printed 「年度 2012–2016」: the code is the span's dash
-                en_cell = year_range_label(en_cell)
+            en_cell = shown
             if displayed and zh_cell.rstrip().endswith("—"):  # 「…負債 2014」 printed 「…負債 —」: no numeral lost
                 en_cell = re.sub(r"\s(?:2013|2014|2212)\s*$", " —", en_cell)
             for f in check_translation(en_cell, zh_cell, in_table=True):
